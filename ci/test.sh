@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The whole test command: install what is missing, build, run every test that this machine can run.
+# GPU tests skip with a reason where no GPU is present; cluster tests need root (network namespaces).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash ci/install-deps.sh
+bash ci/check_file_sizes.sh
+bash ci/build.sh
+cd "${BUILD_DIR:-build}"
+ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@"

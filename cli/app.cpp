@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+#include <memory>
+
+#include "command.hpp"
+#include "pf/error.hpp"
+#include "pf/log.hpp"
+
+namespace pf::cli {
+
+const char* version() { return PF_VERSION; }
+
+int main(int argc, char** argv) {
+  CLI::App app{"preflight: diagnostics and benchmarks for distributed GPU training clusters", "preflight"};
+  app.set_version_flag("--version", version());
+  app.require_subcommand(1);
+  app.footer(
+      "Run `preflight <command> --help` for a command's options and examples.\n"
+      "Exit codes: 0 pass, 1 a check failed, 2 bad usage or input, 3 a library or the system failed, 4 timeout.");
+  std::string logLevel;
+  app.add_option("--log-level", logLevel, "stderr log threshold: debug, info, warn (default) or error")
+      ->check(CLI::IsMember({"debug", "info", "warn", "error"}));
+
+  std::map<CLI::App*, std::unique_ptr<Command>> commands;
+  auto& registry = Registry<Command>::instance();
+  for (const std::string& key : registry.keys()) {
+    auto cmd = registry.create(key);
+    CLI::App* sub = app.add_subcommand(cmd->name(), cmd->summary());
+    cmd->setup(*sub);
+    commands[sub] = std::move(cmd);
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version are "errors" with exit code 0; everything else is bad usage: exit 2.
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+  }
+  if (logLevel == "debug") log::setLevel(log::Level::kDebug);
+  if (logLevel == "info") log::setLevel(log::Level::kInfo);
+  if (logLevel == "error") log::setLevel(log::Level::kError);
+
+  for (auto& [sub, cmd] : commands) {
+    if (!sub->parsed()) continue;
+    Invocation inv{&argc, &argv};
+    try {
+      return cmd->run(inv);
+    } catch (const Error& e) {
+      std::cerr << "preflight " << cmd->name() << ": " << e.what() << std::endl;
+      return static_cast<int>(e.code());
+    } catch (const std::exception& e) {
+      std::cerr << "preflight " << cmd->name() << ": internal error: " << e.what() << std::endl;
+      return static_cast<int>(ExitCode::kRuntime);
+    }
+  }
+  return static_cast<int>(ExitCode::kUsage);
+}
+
+}  // namespace pf::cli

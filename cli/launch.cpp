@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "launch.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pf/bootstrap_factory.hpp"
+#include "pf/error.hpp"
+#include "pf/log.hpp"
+#include "pf/timer.hpp"
+
+namespace pf::cli {
+
+void relaunchLocally(int localRanks, const Invocation& inv, const LauncherEnv& env) {
+  if (localRanks <= 1) return;
+  if (env.spawned) {
+    // Already launched: honour the launcher's world instead of nesting mpirun inside it.
+    if (env.world_size != localRanks)
+      PF_LOG_WARN("launch", "--local-ranks {} ignored: {} already started {} ranks", localRanks, env.launcher,
+                  env.world_size);
+    return;
+  }
+  if (!haveMpi())
+    throw UsageError("--local-ranks needs MPI, and this preflight was built without it; install Open MPI "
+                     "(apt-get install openmpi-bin libopenmpi-dev) and rebuild");
+  std::vector<std::string> args = {PF_MPIEXEC, "-np", std::to_string(localRanks), "--oversubscribe"};
+  if (geteuid() == 0) args.push_back("--allow-run-as-root");
+  // Ranks on a shared machine must yield when idle, or busy-polling neighbours distort every timing.
+  args.insert(args.end(), {"--mca", "mpi_yield_when_idle", "1"});
+  char self[4096] = {};
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  args.push_back(n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string((*inv.argv)[0]));
+  for (int i = 1; i < *inv.argc; ++i) {
+    std::string a = (*inv.argv)[i];
+    if (a == "--local-ranks") {
+      ++i;  // drop the value too
+      continue;
+    }
+    if (a.rfind("--local-ranks=", 0) == 0) continue;
+    args.push_back(a);
+  }
+  std::vector<char*> cargs;
+  for (std::string& a : args) cargs.push_back(a.data());
+  cargs.push_back(nullptr);
+  PF_LOG_INFO("launch", "relaunching through {} with {} ranks", PF_MPIEXEC, localRanks);
+  execv(cargs[0], cargs.data());
+  throw SystemError(fmt::format("cannot run {}: {}", PF_MPIEXEC, std::strerror(errno)));
+}
+
+std::unique_ptr<Bootstrap> startBootstrap(const Invocation& inv, const LauncherEnv& env) {
+  std::unique_ptr<Bootstrap> boot = makeMpiBootstrap(inv.argc, inv.argv);
+  if (!boot) boot = makeLocalBootstrap();
+  log::setRank(boot->size() > 1 ? boot->rank() : -1);
+  // nccl-tests' classic failure: a binary built without (or against another) MPI starts N independent
+  // one-rank jobs that all print "Rank 0". Refuse instead of measuring nonsense.
+  if (env.spawned && env.world_size != boot->size()) {
+    throw UsageError(fmt::format(
+        "{} started {} ranks but {} sees a world of {}: this preflight was built against a different MPI than "
+        "the launcher's (or without MPI). Compare `ldd $(which preflight) | grep mpi` with `which mpirun`, and "
+        "rebuild against the MPI that launches it (or use srun --mpi=pmix with a PMIx-enabled Open MPI)",
+        env.launcher, env.world_size, boot->name(), boot->size()));
+  }
+  return boot;
+}
+
+Context gatherContext(const std::string& command, const Invocation& inv, Bootstrap& boot, const LauncherEnv& env) {
+  Context c;
+  c.version = version();
+  c.command = command;
+  for (int i = 0; i < *inv.argc; ++i) c.argv.emplace_back((*inv.argv)[i]);
+  c.hostname = hostName();
+  c.start_time = utcNowIso8601();
+  c.world_size = boot.size();
+  std::vector<std::string> hosts = boot.allGather(hostName());
+  c.node_count = static_cast<int>(std::set<std::string>(hosts.begin(), hosts.end()).size());
+  c.launcher = toJson(env);
+  c.launcher["bootstrap"] = boot.name();
+  return c;
+}
+
+}  // namespace pf::cli

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// How a command joins its peers: under a launcher (mpirun, srun) it joins the launched world through MPI;
+// with `--local-ranks N` and no launcher it relaunches itself through mpirun with N ranks on this machine, so
+// a newcomer needs no MPI knowledge.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "command.hpp"
+#include "pf/bootstrap.hpp"
+#include "pf/launcher_env.hpp"
+#include "pf/result.hpp"
+
+namespace pf::cli {
+
+/// When `localRanks` > 1 and no launcher started us, replaces this process with
+/// `mpirun -np localRanks <this binary> <same arguments without --local-ranks>` and never returns.
+/// Returns normally when nothing needs relaunching. @throws UsageError under a launcher or without MPI.
+void relaunchLocally(int localRanks, const Invocation& inv, const LauncherEnv& env);
+
+/// Starts the bootstrap: MPI when this build has it, else a single local rank.
+/// @throws UsageError when the launcher started N ranks but MPI sees a different world (an MPI mismatch, e.g.
+/// a binary built against another MPI than the mpirun that launched it).
+std::unique_ptr<Bootstrap> startBootstrap(const Invocation& inv, const LauncherEnv& env);
+
+/// Fills a report's context from the run: version, argv, hosts (gathered: a collective call), launcher.
+Context gatherContext(const std::string& command, const Invocation& inv, Bootstrap& boot, const LauncherEnv& env);
+
+}  // namespace pf::cli

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// `preflight sweep <collective>`: nccl-tests-compatible bandwidth/latency sweeps on the MPI or NCCL backend.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "backend.hpp"
+#include "command.hpp"
+#include "launch.hpp"
+#include "nccl_table.hpp"
+#include "pf/error.hpp"
+#include "pf/log.hpp"
+#include "pf/report_io.hpp"
+#include "pf/timer.hpp"
+#include "pf/units.hpp"
+#include "reporter.hpp"
+#include "sweep.hpp"
+
+namespace pf::cli {
+namespace {
+
+using collectives::Backend;
+using collectives::Collective;
+
+class SweepCommand final : public Command {
+ public:
+  std::string name() const override { return "sweep"; }
+  std::string summary() const override {
+    return "collective bandwidth/latency sweep (all_reduce, all_gather, ...), nccl-tests compatible";
+  }
+
+  void setup(CLI::App& app) override {
+    auto collectives = Registry<Collective>::instance().keys();
+    auto backends = Registry<Backend>::instance().keys();
+    app.add_option("collective", collective_, fmt::format("collective to sweep: {}", fmt::join(collectives, ", ")))
+        ->required();
+    app.add_option("-b,--minbytes", minBytes_, "smallest size in bytes; K, M, G suffixes are 1024-based")
+        ->capture_default_str();
+    app.add_option("-e,--maxbytes", maxBytes_, "largest size in bytes")->capture_default_str();
+    app.add_option("-i,--stepbytes", stepBytes_, "linear increment, used when --stepfactor is 1")
+        ->capture_default_str();
+    app.add_option("-f,--stepfactor", stepFactor_, "multiply the size by this each step (1 = linear steps)")
+        ->capture_default_str();
+    app.add_option("-n,--iters", opts_.iters, "timed iterations per size")->capture_default_str();
+    app.add_option("-w,--warmup_iters", opts_.warmup, "untimed iterations before each size")->capture_default_str();
+    app.add_option("-c,--check", opts_.checkIters,
+                   "correctness-check iterations per size and placement; 0 disables (the #wrong column shows N/A)")
+        ->capture_default_str();
+    app.add_option("-d,--datatype", dtype_,
+                   "int8, uint8, int32, uint32, int64, uint64, half, bfloat16, float, double, or all")
+        ->capture_default_str();
+    app.add_option("-o,--op", op_, "reduction: sum, prod, max, min, avg, or all")->capture_default_str();
+    app.add_option("-r,--root", opts_.root, "root rank of broadcast and reduce")->capture_default_str();
+    app.add_option("-I,--per_iter_timing", perIter_,
+                   "1 = also time every iteration alone for min/p50/p99/max and rank skew (JSON, CSV); 0 = off")
+        ->capture_default_str();
+    app.add_flag("--iter-columns", iterColumns_, "add p50, p99 and skew columns to the table");
+    app.add_option("--backend", backend_, fmt::format("where buffers live and who moves them: {}", fmt::join(backends, ", ")))
+        ->capture_default_str();
+    app.add_option("--json", jsonPath_, "write the result document to FILE ('-' = stdout, replaces the table)");
+    app.add_option("--csv", csvPath_, "write one CSV line per measurement to FILE");
+    app.add_option("--local-ranks", localRanks_,
+                   "with no launcher, start N ranks on this machine through mpirun (default 1)");
+    app.footer(
+        "Sizes double from -b to -e (nccl-tests defaults differ: -b 32M -e 32M). Each size is measured out of\n"
+        "place and in place; time is the mean over -n operations averaged across ranks; algbw = bytes / time and\n"
+        "busbw = algbw x the collective's bus factor, exactly as nccl-tests reports them. Exit code 1 if any\n"
+        "element was wrong.\n\n"
+        "Examples:\n"
+        "  preflight sweep all_reduce --local-ranks 4 -b 8 -e 16M -f 2\n"
+        "  mpirun -np 16 preflight sweep all_gather -b 1M -e 1G -f 2 --backend nccl --json ag.json\n"
+        "  srun -N 2 --ntasks-per-node=8 preflight sweep all_reduce -d bfloat16 -o all -c 1 --csv ar.csv");
+  }
+
+  int run(const Invocation& inv) override {
+    const Collective* coll = nullptr;
+    auto collPtr = Registry<Collective>::instance().create(collective_);
+    if (!collPtr)
+      throw UsageError(fmt::format("unknown collective '{}': use one of {}", collective_,
+                                   fmt::join(Registry<Collective>::instance().keys(), ", ")));
+    coll = collPtr.get();
+    opts_.minBytes = parseSize(minBytes_, "--minbytes");
+    opts_.maxBytes = parseSize(maxBytes_, "--maxbytes");
+    opts_.stepBytes = parseSize(stepBytes_, "--stepbytes");
+    if (stepFactor_ < 1) throw UsageError(fmt::format("--stepfactor must be 1 or more (got {})", stepFactor_));
+    opts_.stepFactor = static_cast<uint64_t>(stepFactor_);
+    opts_.dtypes = collectives::parseDataTypes(dtype_);
+    opts_.ops = collectives::parseRedOps(op_);
+    if (perIter_ != 0 && perIter_ != 1) throw UsageError("--per_iter_timing takes 0 or 1");
+    opts_.perIterTiming = perIter_ == 1;
+    auto backend = Registry<Backend>::instance().create(backend_);
+    if (!backend)
+      throw UsageError(fmt::format("backend '{}' is not in this build: use one of {} (the NCCL backend needs a "
+                                   "build with CUDA and NCCL)",
+                                   backend_, fmt::join(Registry<Backend>::instance().keys(), ", ")));
+    // Validate before launching anything, so a typo costs no mpirun start-up.
+    collectives::validateOptions(opts_, *coll, coll->rooted() ? std::max(localRanks_, opts_.root + 1) : 1);
+
+    Environment env = Environment::fromProcess();
+    LauncherEnv launcher = detectLauncher(env);
+    relaunchLocally(localRanks_, inv, launcher);
+    auto boot = startBootstrap(inv, launcher);
+    try {
+      return sweep(*boot, launcher, *backend, *coll, inv);
+    } catch (const UsageError&) {
+      throw;  // every rank sees the same bad input and exits 2 on its own
+    } catch (const Error& e) {
+      // One rank failed at run time; the others may be waiting in a collective: take the job down with it.
+      std::cerr << fmt::format("preflight sweep: rank {} on {}: {}", boot->rank(), hostName(), e.what())
+                << std::endl;
+      boot->abortAll(static_cast<int>(e.code()));
+      throw;
+    }
+  }
+
+ private:
+  int sweep(Bootstrap& boot, const LauncherEnv& launcher, Backend& backend, const Collective& coll,
+            const Invocation& inv) {
+    const bool root = boot.rank() == 0;
+    RunReport report;
+    report.context = gatherContext("sweep", inv, boot, launcher);
+    Timer phase;
+    backend.init(boot, launcher);
+    report.phases.push_back({"init", phase.seconds()});
+    report.context.extra["backend"] = backend.info();
+    report.context.extra["devices"] = deviceLines(boot, backend);
+
+    // The table goes to stdout unless the JSON document does.
+    const bool table = root && jsonPath_ != "-";
+    bool headerDone = false;
+    Timer progressClock, sinceLast;
+    collectives::SweepCallbacks cb;
+    cb.onRow = [&](const SweepRow& out, const SweepRow& in) {
+      if (!table) return;
+      if (!headerDone) {
+        Json params = {{"collective", coll.name()}, {"backend", backend.name()}, {"min_bytes", opts_.minBytes},
+                       {"max_bytes", opts_.maxBytes}, {"step_factor", opts_.stepFactor},
+                       {"step_bytes", opts_.stepBytes}, {"warmup_iters", opts_.warmup}, {"iters", opts_.iters},
+                       {"check_iters", opts_.checkIters}};
+        std::fputs(reports::ncclTableHeader(params, report.context.extra["devices"], version(), iterColumns_).c_str(),
+                   stdout);
+        headerDone = true;
+      }
+      std::fputs(reports::ncclTableRow(out, in, iterColumns_).c_str(), stdout);
+      std::fflush(stdout);
+    };
+    cb.onProgress = [&](size_t done, size_t total) {
+      // Progress only for runs long enough to wonder about, and at most every 2 s.
+      if (progressClock.seconds() < 3 || sinceLast.seconds() < 2 || done == total) return;
+      sinceLast.reset();
+      std::cerr << fmt::format("[preflight] sweep {}: {}/{} sizes done ({:.0f}%), {:.0f} s elapsed", coll.name(),
+                               done, total, 100.0 * done / total, progressClock.seconds())
+                << std::endl;
+    };
+
+    phase.reset();
+    Result result = collectives::runSweep(backend, boot, coll, opts_, cb);
+    report.phases.push_back({"sweep", phase.seconds()});
+    if (table) {
+      std::fputs(reports::ncclTableFooter(coll.name(), result.metrics.value("out_of_bounds", int64_t{0}),
+                                          result.metrics.value("avg_busbw_gbps", 0.0))
+                     .c_str(),
+                 stdout);
+      if (!result.evidence.empty())
+        for (const Json& e : result.evidence) std::fputs(fmt::format("# {}\n", e.get<std::string>()).c_str(), stdout);
+      std::fflush(stdout);
+    }
+    report.verdict = result.status;
+    report.exit_code = result.status == Status::kPass ? 0 : static_cast<int>(ExitCode::kCheckFailed);
+    report.results.push_back(std::move(result));
+    report.context.end_time = utcNowIso8601();
+    if (root) {
+      if (!jsonPath_.empty()) writeReport(report, jsonPath_);
+      if (!csvPath_.empty()) writeFileAtomic(csvPath_, reports::makeReporter("csv")->render(report));
+    }
+    return report.exit_code;
+  }
+
+  // One entry per rank for the "# Using devices" lines: host, pid and the backend's device.
+  Json deviceLines(Bootstrap& boot, Backend& backend) {
+    Json info = backend.info();
+    Json mine = {{"rank", boot.rank()},
+                 {"host", hostName()},
+                 {"pid", static_cast<int>(getpid())},
+                 {"device", info.contains("device") ? std::to_string(info["device"].get<int>()) : std::string("-")},
+                 {"pci_bus_id", info.value("pci_bus_id", std::string("host"))},
+                 {"device_name", info.value("device_name", std::string("host memory"))}};
+    Json all = Json::array();
+    for (const std::string& s : boot.allGather(mine.dump())) all.push_back(Json::parse(s));
+    return all;
+  }
+
+  std::string collective_;
+  std::string minBytes_ = "8", maxBytes_ = "32M", stepBytes_ = "1M";
+  int stepFactor_ = 2;
+  std::string dtype_ = "float", op_ = "sum";
+  int perIter_ = 1;
+  bool iterColumns_ = false;
+  std::string backend_ = "mpi";
+  std::string jsonPath_, csvPath_;
+  int localRanks_ = 1;
+  collectives::SweepOptions opts_;
+};
+
+PF_REGISTER_COMMAND(SweepCommand, "sweep");
+
+}  // namespace
+}  // namespace pf::cli

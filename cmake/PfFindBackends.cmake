@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: Apache-2.0
+# Finds the optional backends. Each ends in PF_HAVE_<X>; sources that need <X> are added only when it is ON.
+
+# --- MPI -----------------------------------------------------------------------------------------------------
+if(NOT PF_WITH_MPI STREQUAL "OFF")
+  find_package(MPI QUIET COMPONENTS C)
+endif()
+pf_resolve(MPI MPI_C_FOUND "Install Open MPI: apt-get install openmpi-bin libopenmpi-dev.")
+if(PF_HAVE_MPI)
+  find_program(PF_MPIEXEC NAMES mpirun mpiexec REQUIRED)
+endif()
+
+# --- CUDA ----------------------------------------------------------------------------------------------------
+# check_language() instead of project(LANGUAGES CUDA): a machine without nvcc must still configure.
+if(NOT PF_WITH_CUDA STREQUAL "OFF")
+  if(NOT CMAKE_CUDA_COMPILER AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    # 90 = Hopper (H100/H200); 80 = Ampere (A100). `native` fails on a machine without a GPU.
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES "80;90")
+    endif()
+    # One runtime only: without this both the static and the shared cudart end up linked.
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
+    enable_language(CUDA)
+    find_package(CUDAToolkit QUIET)
+  endif()
+endif()
+pf_resolve(CUDA CUDAToolkit_FOUND "Install the CUDA toolkit under /usr/local/cuda or set CMAKE_CUDA_COMPILER.")
+
+# --- NCCL ----------------------------------------------------------------------------------------------------
+if(PF_HAVE_CUDA AND NOT PF_WITH_NCCL STREQUAL "OFF")
+  find_package(NCCL QUIET)
+endif()
+pf_resolve(NCCL NCCL_FOUND "Install NCCL (libnccl-dev) or set NCCL_ROOT; NCCL needs CUDA.")

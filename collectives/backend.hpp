@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// A collective backend: where buffers live and how one collective is launched. The MPI backend uses host
+// buffers and MPI collectives; the NCCL backend uses device buffers and NCCL on a CUDA stream. The sweep
+// driver is written against this interface only.
+//
+// Contract: launch() enqueues one operation (it may return before the operation finishes, as NCCL does);
+// complete() waits for everything enqueued. timeOne() measures a single operation as precisely as the backend
+// can (host clock for MPI, CUDA events for NCCL). Errors are thrown as pf::Error subclasses.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "collective.hpp"
+#include "pf/bootstrap.hpp"
+#include "pf/launcher_env.hpp"
+#include "pf/registry.hpp"
+#include "pf/result.hpp"
+
+namespace pf::collectives {
+
+/// One operation to launch.
+struct Launch {
+  CollKind kind = CollKind::kAllReduce;
+  const void* send = nullptr;
+  void* recv = nullptr;
+  size_t count = 0;  ///< Layout::paramCount
+  DataType dtype = DataType::kFloat;
+  RedOp op = RedOp::kSum;
+  int root = 0;
+  bool inPlace = false;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+  /// Joins the ranks described by `boot`; called once before anything else.
+  /// @param boot the control plane (rank, size, broadcast of an NCCL unique id)
+  /// @param env  the launcher's view (local rank picks the GPU)
+  virtual void init(Bootstrap& boot, const LauncherEnv& env) = 0;
+  /// Whether this backend can run `t` with `op` (e.g. NCCL has no avg before 2.10).
+  virtual bool supports(DataType t, RedOp op) const = 0;
+  /// Bytes the backend can allocate for buffers (host memory or GPU memory).
+  virtual uint64_t memoryAvailable() const = 0;
+  virtual void* allocate(size_t bytes) = 0;
+  virtual void release(void* p) noexcept = 0;
+  /// Copies between the backend's buffers and host memory (plain memcpy for host backends).
+  virtual void toDevice(void* dst, const void* src, size_t bytes) = 0;
+  virtual void toHost(void* dst, const void* src, size_t bytes) = 0;
+  virtual void launch(const Launch& op) = 0;
+  virtual void complete() = 0;
+  /// Time of one operation in microseconds, launched and completed.
+  virtual double timeOne(const Launch& op) = 0;
+  /// Library names and versions for the result document's context.
+  virtual Json info() const = 0;
+};
+
+}  // namespace pf::collectives
+
+#define PF_REGISTER_BACKEND(Type, key) PF_REGISTER(::pf::collectives::Backend, Type, key)

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The NCCL backend: device buffers, NCCL collectives on one CUDA stream, one GPU per rank chosen by the local
+// rank. The NCCL unique id travels over the Bootstrap (MPI in practice), as nccl-tests does with MPI_Bcast.
+// Launches are asynchronous; complete() waits for the stream while polling ncclCommGetAsyncError, so an
+// asynchronous NCCL failure (a dead peer, a network error) surfaces as an error instead of a hang.
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+#include <nccl.h>
+
+#include <string>
+
+#include "../backend.hpp"
+#include "pf/cuda_check.hpp"
+
+#define PF_NCCL_CHECK(expr)                                                                                   \
+  do {                                                                                                        \
+    ncclResult_t pf_nccl_rc = (expr);                                                                         \
+    if (pf_nccl_rc != ncclSuccess)                                                                            \
+      throw ::pf::NcclError(fmt::format("{} failed: {} / {} at {}:{} on {}", #expr,                           \
+                                        ncclGetErrorString(pf_nccl_rc), ncclGetLastError(nullptr), __FILE__,  \
+                                        __LINE__, ::pf::hostName()));                                         \
+  } while (0)
+
+namespace pf::collectives {
+namespace {
+
+ncclDataType_t ncclType(DataType t) {
+  switch (t) {
+    case DataType::kInt8: return ncclInt8;
+    case DataType::kUint8: return ncclUint8;
+    case DataType::kInt32: return ncclInt32;
+    case DataType::kUint32: return ncclUint32;
+    case DataType::kInt64: return ncclInt64;
+    case DataType::kUint64: return ncclUint64;
+    case DataType::kHalf: return ncclFloat16;
+    case DataType::kBfloat16: return ncclBfloat16;
+    case DataType::kFloat: return ncclFloat32;
+    case DataType::kDouble: return ncclFloat64;
+  }
+  return ncclFloat32;
+}
+
+ncclRedOp_t ncclOp(RedOp op) {
+  switch (op) {
+    case RedOp::kProd: return ncclProd;
+    case RedOp::kMax: return ncclMax;
+    case RedOp::kMin: return ncclMin;
+    case RedOp::kAvg: return ncclAvg;
+    default: return ncclSum;
+  }
+}
+
+class NcclBackend final : public Backend {
+ public:
+  std::string name() const override { return "nccl"; }
+
+  ~NcclBackend() override {
+    if (comm_) ncclCommDestroy(comm_);
+    if (start_) PF_CUDA_WARN(cudaEventDestroy(start_));
+    if (stop_) PF_CUDA_WARN(cudaEventDestroy(stop_));
+    if (stream_) PF_CUDA_WARN(cudaStreamDestroy(stream_));
+  }
+
+  void init(Bootstrap& boot, const LauncherEnv& env) override {
+    int count = 0;
+    cudaError_t rc = cudaGetDeviceCount(&count);
+    if (rc != cudaSuccess || count == 0)
+      throw CudaError(fmt::format("--backend nccl needs a GPU, and none is visible on {} (cudaGetDeviceCount: {}); "
+                                  "use --backend mpi on CPU-only nodes",
+                                  hostName(), rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)));
+    device_ = env.local_rank % count;
+    PF_CUDA_CHECK(cudaSetDevice(device_));
+    PF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    PF_CUDA_CHECK(cudaEventCreate(&start_));
+    PF_CUDA_CHECK(cudaEventCreate(&stop_));
+    ncclUniqueId id{};
+    std::string blob;
+    if (boot.rank() == 0) {
+      PF_NCCL_CHECK(ncclGetUniqueId(&id));
+      blob.assign(reinterpret_cast<const char*>(&id), sizeof id);
+    }
+    boot.broadcast(blob, 0);
+    std::copy(blob.begin(), blob.end(), reinterpret_cast<char*>(&id));
+    rank_ = boot.rank();
+    size_ = boot.size();
+    PF_NCCL_CHECK(ncclCommInitRank(&comm_, size_, id, rank_));
+  }
+
+  bool supports(DataType, RedOp) const override { return true; }  // avg and bfloat16 need NCCL >= 2.10
+
+  uint64_t memoryAvailable() const override {
+    size_t freeBytes = 0, totalBytes = 0;
+    PF_CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    return freeBytes;
+  }
+
+  void* allocate(size_t bytes) override {
+    void* p = nullptr;
+    PF_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return p;
+  }
+  void release(void* p) noexcept override { PF_CUDA_WARN(cudaFree(p)); }
+  void toDevice(void* dst, const void* src, size_t bytes) override {
+    PF_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  }
+  void toHost(void* dst, const void* src, size_t bytes) override {
+    PF_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  }
+
+  void launch(const Launch& l) override {
+    ncclDataType_t t = ncclType(l.dtype);
+    ncclRedOp_t op = ncclOp(l.op);
+    size_t es = sizeOf(l.dtype);
+    switch (l.kind) {
+      case CollKind::kAllReduce: PF_NCCL_CHECK(ncclAllReduce(l.send, l.recv, l.count, t, op, comm_, stream_)); break;
+      case CollKind::kAllGather: PF_NCCL_CHECK(ncclAllGather(l.send, l.recv, l.count, t, comm_, stream_)); break;
+      case CollKind::kReduceScatter:
+        PF_NCCL_CHECK(ncclReduceScatter(l.send, l.recv, l.count, t, op, comm_, stream_));
+        break;
+      case CollKind::kBroadcast:
+        PF_NCCL_CHECK(ncclBroadcast(l.send, l.recv, l.count, t, l.root, comm_, stream_));
+        break;
+      case CollKind::kReduce: PF_NCCL_CHECK(ncclReduce(l.send, l.recv, l.count, t, op, l.root, comm_, stream_)); break;
+      case CollKind::kAllToAll:
+        // Grouped point-to-point, the form nccl-tests' alltoall uses and every NCCL since 2.7 supports.
+        PF_NCCL_CHECK(ncclGroupStart());
+        for (int r = 0; r < size_; ++r) {
+          PF_NCCL_CHECK(ncclSend(static_cast<const char*>(l.send) + r * l.count * es, l.count, t, r, comm_, stream_));
+          PF_NCCL_CHECK(ncclRecv(static_cast<char*>(l.recv) + r * l.count * es, l.count, t, r, comm_, stream_));
+        }
+        PF_NCCL_CHECK(ncclGroupEnd());
+        break;
+      case CollKind::kSendRecv:
+        PF_NCCL_CHECK(ncclGroupStart());
+        PF_NCCL_CHECK(ncclSend(l.send, l.count, t, (rank_ + 1) % size_, comm_, stream_));
+        PF_NCCL_CHECK(ncclRecv(l.recv, l.count, t, (rank_ + size_ - 1) % size_, comm_, stream_));
+        PF_NCCL_CHECK(ncclGroupEnd());
+        break;
+    }
+  }
+
+  void complete() override {
+    // Poll rather than block in cudaStreamSynchronize, so an asynchronous NCCL error is seen, as nccl-tests does.
+    for (;;) {
+      cudaError_t rc = cudaStreamQuery(stream_);
+      if (rc == cudaSuccess) return;
+      if (rc != cudaErrorNotReady) PF_CUDA_CHECK(rc);
+      ncclResult_t async = ncclSuccess;
+      PF_NCCL_CHECK(ncclCommGetAsyncError(comm_, &async));
+      PF_NCCL_CHECK(async);
+    }
+  }
+
+  double timeOne(const Launch& l) override {
+    PF_CUDA_CHECK(cudaEventRecord(start_, stream_));
+    launch(l);
+    PF_CUDA_CHECK(cudaEventRecord(stop_, stream_));
+    complete();
+    float ms = 0;
+    PF_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return static_cast<double>(ms) * 1e3;
+  }
+
+  Json info() const override {
+    int nccl = 0, runtime = 0, driver = 0;
+    ncclGetVersion(&nccl);
+    cudaRuntimeGetVersion(&runtime);
+    cudaDriverGetVersion(&driver);
+    cudaDeviceProp prop{};
+    cudaGetDeviceProperties(&prop, device_);
+    return Json{{"backend", "nccl"},
+                {"library", fmt::format("NCCL {}.{}.{}", nccl / 10000, (nccl / 100) % 100, nccl % 100)},
+                {"nccl_version_code", nccl},
+                {"cuda_runtime", runtime},
+                {"cuda_driver", driver},
+                {"device", device_},
+                {"device_name", prop.name},
+                {"buffers", "device"}};
+  }
+
+ private:
+  ncclComm_t comm_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  int device_ = 0, rank_ = 0, size_ = 1;
+};
+
+PF_REGISTER_BACKEND(NcclBackend, "nccl");
+
+}  // namespace
+}  // namespace pf::collectives

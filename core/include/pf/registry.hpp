@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// A self-registration registry: each probe, collective or backend registers itself from its own .cpp with a
+// static registrar, so adding one is adding a file. The table is a function-local static (initialised on
+// first use), which makes registration safe during static initialisation in any order. Libraries holding
+// registrars are built as CMake OBJECT libraries so the linker cannot drop them.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pf {
+
+template <typename Base>
+class Registry {
+ public:
+  using Factory = std::function<std::unique_ptr<Base>()>;
+
+  static Registry& instance() {
+    static Registry registry;
+    return registry;
+  }
+
+  /// Adds a factory under `key`; a later registration of the same key replaces the earlier one.
+  void add(const std::string& key, Factory factory) { factories_[key] = std::move(factory); }
+
+  /// Creates the entry named `key`, or nullptr when none is registered.
+  std::unique_ptr<Base> create(const std::string& key) const {
+    auto it = factories_.find(key);
+    return it == factories_.end() ? nullptr : it->second();
+  }
+
+  bool contains(const std::string& key) const { return factories_.count(key) != 0; }
+
+  /// Registered keys in sorted order (std::map keeps them sorted, so listings are stable).
+  std::vector<std::string> keys() const {
+    std::vector<std::string> out;
+    for (const auto& [k, f] : factories_) out.push_back(k);
+    return out;
+  }
+
+ private:
+  std::map<std::string, Factory> factories_;
+};
+
+/// Static registrar used by the PF_REGISTER_* macros.
+template <typename Base>
+struct Registrar {
+  Registrar(const std::string& key, typename Registry<Base>::Factory factory) {
+    Registry<Base>::instance().add(key, std::move(factory));
+  }
+};
+
+}  // namespace pf
+
+#define PF_CONCAT_INNER(a, b) a##b
+#define PF_CONCAT(a, b) PF_CONCAT_INNER(a, b)
+/// Registers `Type` (default-constructible, derived from `Base`) under `key`.
+#define PF_REGISTER(Base, Type, key)                                                     \
+  static const ::pf::Registrar<Base> PF_CONCAT(pf_registrar_, __LINE__)(                 \
+      key, [] { return std::unique_ptr<Base>(new Type()); })

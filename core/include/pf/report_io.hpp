@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Reading and writing result documents. Writes are atomic (a temporary file in the same directory, then
+// rename), so a crash or a full disk never leaves a half-written document where a good one is expected.
+#pragma once
+
+#include <string>
+
+#include "pf/result.hpp"
+
+namespace pf {
+
+/// Writes `content` to `path` atomically; "-" writes to stdout.
+/// @throws UsageError when the directory does not exist or is not writable (the message names the path).
+void writeFileAtomic(const std::string& path, const std::string& content);
+
+/// Serialises `report` (pretty-printed) and writes it atomically to `path` ("-" = stdout).
+void writeReport(const RunReport& report, const std::string& path);
+
+/// Reads a result document from `path` ("-" = stdin).
+/// @throws UsageError naming the path for a missing file, invalid JSON or a document that does not fit.
+RunReport readReport(const std::string& path);
+
+/// Reads a whole text file ("-" = stdin). @throws UsageError naming the path when it cannot be read.
+std::string readTextFile(const std::string& path);
+
+}  // namespace pf

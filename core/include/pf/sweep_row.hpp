@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// One measured row of a collective sweep: one size, data type, op and placement (out-of-place or in-place).
+// nccl-tests prints both placements on one line; here each placement is its own row so that tools can filter
+// on `placement`. The numbers mean exactly what nccl-tests' columns mean (reference/nccl.md 1.4).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "pf/result.hpp"
+
+namespace pf {
+
+struct SweepRow {
+  std::string collective;     ///< all_reduce, all_gather, ...
+  uint64_t size_bytes = 0;    ///< max(send, recv) bytes of one rank, as nccl-tests' `size` column
+  uint64_t count = 0;         ///< per-rank element count passed to the collective
+  std::string dtype;          ///< float, bfloat16, int8, ...
+  std::string op;             ///< sum, prod, max, min, avg, or "none" for data-movement collectives
+  int root = -1;              ///< root rank of rooted collectives, -1 otherwise
+  std::string placement;      ///< "out" (separate buffers) or "in" (in-place)
+  double time_us = 0;         ///< mean time per operation, averaged across ranks
+  double algbw_gbps = 0;      ///< algorithm bandwidth, GB/s
+  double busbw_gbps = 0;      ///< bus bandwidth = algbw x the collective's factor
+  std::optional<int64_t> wrong;  ///< mismatching elements summed over ranks; nullopt when not checked
+  // Per-iteration timing (a separate timed loop, one timestamp pair per operation). nullopt when disabled.
+  std::optional<double> iter_min_us, iter_p50_us, iter_p99_us, iter_max_us;
+  /// p50 of the slowest rank divided by the median of the ranks' p50s (1.0 = perfectly even).
+  std::optional<double> rank_skew;
+  std::optional<int> slowest_rank;
+};
+
+Json toJson(const SweepRow& row);
+/// @throws UsageError naming the missing or mistyped field.
+SweepRow sweepRowFromJson(const Json& j);
+
+}  // namespace pf

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "mpi_bootstrap.hpp"
+
+#include <fmt/format.h>
+
+#include "pf/bootstrap_factory.hpp"
+#include "pf/environment.hpp"
+#include "pf/log.hpp"
+
+namespace pf {
+
+void throwMpiError(int rc, const char* expr, const char* file, int line) {
+  char msg[MPI_MAX_ERROR_STRING] = {};
+  int len = 0;
+  MPI_Error_string(rc, msg, &len);
+  throw MpiError(fmt::format("{} failed: {} ({}:{}, host {})", expr, msg, file, line, hostName()));
+}
+
+MpiBootstrap::MpiBootstrap(int* argc, char*** argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    // SERIALIZED: the trainer calls MPI from a helper thread for overlap, never from two threads at once.
+    int provided = 0;
+    PF_MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided));
+    ownsInit_ = true;
+  }
+  // Errors come back as return codes (turned into MpiError) instead of aborting the whole job.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  PF_MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comm_));
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  PF_MPI_CHECK(MPI_Comm_rank(comm_, &rank_));
+  PF_MPI_CHECK(MPI_Comm_size(comm_, &size_));
+}
+
+MpiBootstrap::~MpiBootstrap() {
+  // Cleanup warns and continues: a destructor must not throw.
+  if (comm_ != MPI_COMM_NULL && MPI_Comm_free(&comm_) != MPI_SUCCESS) PF_LOG_WARN("mpi", "MPI_Comm_free failed");
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (ownsInit_ && !finalized) MPI_Finalize();
+}
+
+void MpiBootstrap::barrier() { PF_MPI_CHECK(MPI_Barrier(comm_)); }
+
+std::vector<std::string> MpiBootstrap::allGather(const std::string& local) {
+  int len = static_cast<int>(local.size());
+  std::vector<int> lens(size_), displs(size_);
+  PF_MPI_CHECK(MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm_));
+  int total = 0;
+  for (int i = 0; i < size_; ++i) {
+    displs[i] = total;
+    total += lens[i];
+  }
+  std::string all(static_cast<size_t>(total), '\0');
+  PF_MPI_CHECK(MPI_Allgatherv(local.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, comm_));
+  std::vector<std::string> out;
+  out.reserve(size_);
+  for (int i = 0; i < size_; ++i) out.push_back(all.substr(displs[i], lens[i]));
+  return out;
+}
+
+void MpiBootstrap::broadcast(std::string& data, int root) {
+  long long len = static_cast<long long>(data.size());
+  PF_MPI_CHECK(MPI_Bcast(&len, 1, MPI_LONG_LONG, root, comm_));
+  data.resize(static_cast<size_t>(len));
+  PF_MPI_CHECK(MPI_Bcast(data.data(), static_cast<int>(len), MPI_CHAR, root, comm_));
+}
+
+std::unique_ptr<Bootstrap> makeMpiBootstrap(int* argc, char*** argv) {
+  return std::make_unique<MpiBootstrap>(argc, argv);
+}
+bool haveMpi() { return true; }
+
+}  // namespace pf

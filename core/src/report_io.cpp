@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "pf/report_io.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "pf/error.hpp"
+
+namespace pf {
+
+void writeFileAtomic(const std::string& path, const std::string& content) {
+  if (path == "-") {
+    std::cout << content << std::flush;
+    return;
+  }
+  namespace fs = std::filesystem;
+  fs::path target(path);
+  fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  int fd = mkstemp(tmpl.data());
+  if (fd < 0)
+    throw UsageError(fmt::format("cannot write '{}': {} (check that the directory exists and is writable)", path,
+                                 std::strerror(errno)));
+  size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmpl.c_str());
+      throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+    }
+    done += static_cast<size_t>(n);
+  }
+  // mkstemp creates 0600; documents are meant to be shared like any output file.
+  ::fchmod(fd, 0644);
+  if (::fsync(fd) != 0 || ::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmpl.c_str());
+    throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+  }
+}
+
+void writeReport(const RunReport& report, const std::string& path) {
+  writeFileAtomic(path, toJson(report).dump(2) + "\n");
+}
+
+std::string readTextFile(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw UsageError(fmt::format("'{}' is a directory, not a file", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+RunReport readReport(const std::string& path) {
+  std::string text = readTextFile(path);
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(fmt::format("'{}' is not valid JSON ({}); pass a document written by preflight --json", path,
+                                 e.what()));
+  }
+  try {
+    return reportFromJson(j);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("'{}': {}", path, e.what()));
+  }
+}
+
+}  // namespace pf

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "pf/result.hpp"
+
+#include <fmt/format.h>
+
+#include "pf/error.hpp"
+
+namespace pf {
+
+namespace {
+constexpr const char* kStatusNames[] = {"pass", "skipped", "absent", "warn", "fail", "error"};
+
+// Typed field access with an error that names the field, so a hand-edited or truncated document gets a
+// message a person can act on instead of a bare nlohmann type_error.
+template <typename T>
+T field(const Json& j, const char* name, const char* where) {
+  if (!j.is_object() || !j.contains(name))
+    throw UsageError(fmt::format("result document: {} has no '{}' field", where, name));
+  try {
+    return j.at(name).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("result document: field '{}' of {} has the wrong type", name, where));
+  }
+}
+
+template <typename T>
+T optionalField(const Json& j, const char* name, T fallback, const char* where) {
+  if (!j.contains(name) || j.at(name).is_null()) return fallback;
+  return field<T>(j, name, where);
+}
+}  // namespace
+
+const char* toString(Status s) { return kStatusNames[static_cast<int>(s)]; }
+
+Status statusFromString(const std::string& s) {
+  for (int i = 0; i < 6; ++i)
+    if (s == kStatusNames[i]) return static_cast<Status>(i);
+  throw UsageError(fmt::format("unknown status '{}' (expected pass, skipped, absent, warn, fail or error)", s));
+}
+
+Status worst(Status a, Status b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
+
+Json toJson(const Result& r) {
+  Json j;
+  j["key"] = r.key;
+  j["kind"] = r.kind;
+  j["status"] = toString(r.status);
+  j["message"] = r.message;
+  j["remedy"] = r.remedy;
+  j["host"] = r.host;
+  j["rank"] = r.rank;
+  j["params"] = r.params;
+  j["metrics"] = r.metrics;
+  j["evidence"] = r.evidence;
+  j["rows"] = r.rows;
+  return j;
+}
+
+Json toJson(const RunReport& r) {
+  Json j;
+  j["schema_version"] = r.schema_version;
+  const Context& c = r.context;
+  j["context"] = {{"tool", c.tool},           {"version", c.version},       {"command", c.command},
+                  {"argv", c.argv},           {"hostname", c.hostname},     {"start_time", c.start_time},
+                  {"end_time", c.end_time},   {"world_size", c.world_size}, {"node_count", c.node_count},
+                  {"launcher", c.launcher},   {"extra", c.extra}};
+  j["verdict"] = toString(r.verdict);
+  j["exit_code"] = r.exit_code;
+  j["phases"] = Json::array();
+  for (const Phase& p : r.phases) j["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
+  j["results"] = Json::array();
+  for (const Result& res : r.results) j["results"].push_back(toJson(res));
+  return j;
+}
+
+Result resultFromJson(const Json& j) {
+  const char* w = "a result";
+  Result r;
+  r.key = field<std::string>(j, "key", w);
+  r.kind = field<std::string>(j, "kind", w);
+  r.status = statusFromString(field<std::string>(j, "status", w));
+  r.message = optionalField<std::string>(j, "message", "", w);
+  r.remedy = optionalField<std::string>(j, "remedy", "", w);
+  r.host = optionalField<std::string>(j, "host", "", w);
+  r.rank = optionalField<int>(j, "rank", -1, w);
+  if (j.contains("params")) r.params = j.at("params");
+  if (j.contains("metrics")) r.metrics = j.at("metrics");
+  if (j.contains("evidence")) r.evidence = j.at("evidence");
+  if (j.contains("rows")) r.rows = j.at("rows");
+  return r;
+}
+
+RunReport reportFromJson(const Json& j) {
+  RunReport r;
+  if (!j.is_object()) throw UsageError("result document: the top level is not a JSON object");
+  r.schema_version = field<int>(j, "schema_version", "the document");
+  if (r.schema_version > kSchemaVersion)
+    throw UsageError(fmt::format("result document has schema_version {}, newer than this preflight reads ({}); "
+                                 "upgrade preflight",
+                                 r.schema_version, kSchemaVersion));
+  const Json& c = j.contains("context") ? j.at("context") : Json::object();
+  const char* w = "context";
+  r.context.tool = optionalField<std::string>(c, "tool", "preflight", w);
+  r.context.version = optionalField<std::string>(c, "version", "", w);
+  r.context.command = optionalField<std::string>(c, "command", "", w);
+  r.context.argv = optionalField<std::vector<std::string>>(c, "argv", {}, w);
+  r.context.hostname = optionalField<std::string>(c, "hostname", "", w);
+  r.context.start_time = optionalField<std::string>(c, "start_time", "", w);
+  r.context.end_time = optionalField<std::string>(c, "end_time", "", w);
+  r.context.world_size = optionalField<int>(c, "world_size", 1, w);
+  r.context.node_count = optionalField<int>(c, "node_count", 1, w);
+  if (c.contains("launcher")) r.context.launcher = c.at("launcher");
+  if (c.contains("extra")) r.context.extra = c.at("extra");
+  r.verdict = statusFromString(optionalField<std::string>(j, "verdict", "pass", "the document"));
+  r.exit_code = optionalField<int>(j, "exit_code", 0, "the document");
+  if (j.contains("phases")) {
+    for (const Json& p : j.at("phases"))
+      r.phases.push_back({field<std::string>(p, "name", "a phase"), field<double>(p, "seconds", "a phase")});
+  }
+  if (j.contains("results")) {
+    if (!j.at("results").is_array()) throw UsageError("result document: 'results' is not an array");
+    for (const Json& res : j.at("results")) r.results.push_back(resultFromJson(res));
+  }
+  return r;
+}
+
+}  // namespace pf

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "nccl_table.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+
+#include "pf/units.hpp"
+
+namespace pf::reports {
+
+namespace {
+
+std::string half(const SweepRow& r, bool iterColumns) {
+  std::string s = fmt::format("  {:>7}  {:>6}  {:>6}", fitNumber(r.time_us, 7), fitNumber(r.algbw_gbps, 6),
+                              fitNumber(r.busbw_gbps, 6));
+  // #wrong is printed with %6g, or N/A when the check was off.
+  s += r.wrong ? fmt::format("  {:>6}", fmt::format("{:g}", static_cast<double>(*r.wrong))) : "     N/A";
+  if (iterColumns) {
+    auto col = [](const std::optional<double>& v, int w) { return v ? fitNumber(*v, w) : std::string("N/A"); };
+    s += fmt::format("  {:>7}  {:>7}  {:>5}", col(r.iter_p50_us, 7), col(r.iter_p99_us, 7), col(r.rank_skew, 5));
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string ncclTableHeader(const Json& p, const Json& devices, const std::string& version, bool iterColumns) {
+  std::string coll = p.value("collective", std::string("?"));
+  uint64_t factor = p.value("step_factor", uint64_t{1});
+  bool geometric = factor > 1;
+  std::string s;
+  s += fmt::format("# preflight {} sweep, backend {}\n", version, p.value("backend", std::string("?")));
+  s += fmt::format("# Collective test starting: {}_perf\n", coll);
+  s += fmt::format(
+      "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}({}) warmup iters: {} iters: {} agg iters: 1 "
+      "validation: {} graph: 0 unalign: 0\n",
+      p.value("min_bytes", uint64_t{0}), p.value("max_bytes", uint64_t{0}),
+      geometric ? factor : p.value("step_bytes", uint64_t{0}), geometric ? "factor" : "bytes",
+      p.value("warmup_iters", 0), p.value("iters", 0), p.value("check_iters", 0) > 0 ? 1 : 0);
+  s += "#\n# Using devices\n";
+  for (const Json& d : devices) {
+    s += fmt::format("#  Rank {:2} Group  0 Pid {:6} on {:>10} device {:>2} [{}] {}\n", d.value("rank", 0),
+                     d.value("pid", 0), d.value("host", std::string("?")), d.value("device", std::string("-")),
+                     d.value("pci_bus_id", std::string("host")), d.value("device_name", std::string("")));
+  }
+  // Widths reproduce util.cu's header byte for byte (reference/nccl.md 1.6), trailing spaces included.
+  std::string extraNames, extraUnits;
+  if (iterColumns) {
+    extraNames = fmt::format("  {:>7}  {:>7}  {:>5}", "i_p50", "i_p99", "skew");
+    extraUnits = fmt::format("  {:>7}  {:>7}  {:>5}", "(us)", "(us)", "");
+  }
+  const size_t e = extraNames.size();
+  s += "#\n";
+  s += fmt::format("#{:>74}{:>{}}{}\n", "out-of-place", "in-place", 31 + e, std::string(10 + e, ' '));
+  // Column titles, then units: prefix columns, then the same four columns (+ extras) for each half.
+  const std::array<std::array<const char*, 9>, 2> cols = {{
+      {"size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong"},
+      {"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", ""}}};
+  for (int i = 0; i < 2; ++i) {
+    const auto& c = cols[i];
+    std::string halfCols = fmt::format("  {:>7}  {:>6}  {:>6}  {:>6}{}", c[5], c[6], c[7], c[8],
+                                       i == 0 ? extraNames : extraUnits);
+    s += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}{}{} \n", c[0], c[1], c[2], c[3], c[4], halfCols, halfCols);
+  }
+  return s;
+}
+
+std::string ncclTableRow(const SweepRow& out, const SweepRow& in, bool iterColumns) {
+  return fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}", out.size_bytes, out.count, out.dtype, out.op, out.root) +
+         half(out, iterColumns) + half(in, iterColumns) + "\n";
+}
+
+std::string ncclTableFooter(const std::string& collective, int64_t outOfBounds, double avgBusbw) {
+  std::string s;
+  s += fmt::format("# {:<20} : {} {}\n", "Out of bounds values", outOfBounds, outOfBounds ? "FAILED" : "OK");
+  // nccl-tests prints OK/FAILED after the average only with NCCL_TESTS_MIN_BW; without it, a trailing space.
+  s += fmt::format("# {:<20} : {:g} \n", "Avg bus bandwidth", avgBusbw);
+  s += "#\n";
+  s += fmt::format("# Collective test concluded: {}_perf\n", collective);
+  return s;
+}
+
+}  // namespace pf::reports

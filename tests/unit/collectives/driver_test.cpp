@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+// The sweep driver on one in-process rank: row contents, formulas, the planted error, option validation.
+#include <gtest/gtest.h>
+
+#include "loopback_backend.hpp"
+#include "pf/error.hpp"
+#include "pf/sweep_row.hpp"
+#include "sweep.hpp"
+
+namespace pf::collectives {
+namespace {
+
+using testing::LoopbackBackend;
+
+SweepOptions small() {
+  SweepOptions o;
+  o.minBytes = 8;
+  o.maxBytes = 4096;
+  o.stepFactor = 4;
+  o.iters = 3;
+  o.warmup = 1;
+  return o;
+}
+
+TEST(Sweep, SizesFollowNcclTestsLoop) {
+  SweepOptions o = small();
+  EXPECT_EQ(sweepSizes(o), (std::vector<uint64_t>{8, 32, 128, 512, 2048}));
+  o.stepFactor = 1;
+  o.minBytes = 100;
+  o.maxBytes = 400;
+  o.stepBytes = 100;
+  EXPECT_EQ(sweepSizes(o), (std::vector<uint64_t>{100, 200, 300, 400}));
+}
+
+TEST(Sweep, EveryCollectiveTypeAndOpIsCorrectOnOneRank) {
+  auto boot = makeLocalBootstrap();
+  SweepOptions o = small();
+  o.dtypes = parseDataTypes("all");
+  o.ops = parseRedOps("all");
+  for (const std::string& name : Registry<Collective>::instance().keys()) {
+    LoopbackBackend be;
+    auto coll = Registry<Collective>::instance().create(name);
+    Result r = runSweep(be, *boot, *coll, o);
+    EXPECT_EQ(r.status, Status::kPass) << name << ": " << r.message;
+    size_t combos = coll->reduces() ? 10 * 5 : 10;
+    ASSERT_EQ(r.rows.size(), combos * 5 * 2) << name;
+    for (const Json& j : r.rows) {
+      SweepRow row = sweepRowFromJson(j);
+      EXPECT_EQ(*row.wrong, 0) << name;
+      EXPECT_EQ(row.collective, name);
+      EXPECT_TRUE(row.iter_p50_us.has_value());
+      EXPECT_EQ(*row.rank_skew, 1.0);
+      EXPECT_EQ(row.busbw_gbps, row.algbw_gbps * coll->busFactor(1));
+    }
+  }
+}
+
+TEST(Sweep, PlantedErrorIsCountedAndFails) {
+  auto boot = makeLocalBootstrap();
+  LoopbackBackend be(/*corrupt=*/true);
+  auto coll = Registry<Collective>::instance().create("all_reduce");
+  SweepOptions o = small();
+  Result r = runSweep(be, *boot, *coll, o);
+  EXPECT_EQ(r.status, Status::kFail);
+  EXPECT_EQ(r.metrics["out_of_bounds"], 10);  // every size, both placements
+  for (const Json& j : r.rows) EXPECT_EQ(sweepRowFromJson(j).wrong, 1);
+  EXPECT_FALSE(r.remedy.empty());
+}
+
+TEST(Sweep, CheckOffReportsNullWrongAndPassesCorruptData) {
+  auto boot = makeLocalBootstrap();
+  LoopbackBackend be(true);
+  auto coll = Registry<Collective>::instance().create("all_reduce");
+  SweepOptions o = small();
+  o.checkIters = 0;
+  o.perIterTiming = false;
+  Result r = runSweep(be, *boot, *coll, o);
+  EXPECT_EQ(r.status, Status::kPass);
+  EXPECT_TRUE(r.rows[0]["wrong"].is_null());
+  EXPECT_TRUE(r.rows[0]["iter_p50_us"].is_null());
+  EXPECT_TRUE(r.metrics["wrong_total"].is_null());
+}
+
+TEST(Sweep, TimedLoopLaunchesExactlyItersPlusWarmup) {
+  auto boot = makeLocalBootstrap();
+  LoopbackBackend be;
+  auto coll = Registry<Collective>::instance().create("all_reduce");
+  SweepOptions o = small();
+  o.maxBytes = 8;
+  o.iters = 7;
+  o.warmup = 2;
+  o.checkIters = 0;
+  o.perIterTiming = false;
+  runSweep(be, *boot, *coll, o);
+  EXPECT_EQ(be.launches, 2 * (7 + 2));  // out-of-place and in-place
+}
+
+TEST(Sweep, ValidationSaysWhatToChange) {
+  auto ar = Registry<Collective>::instance().create("all_reduce");
+  auto bc = Registry<Collective>::instance().create("broadcast");
+  SweepOptions o = small();
+  o.minBytes = 1 << 20;
+  o.maxBytes = 1024;
+  EXPECT_THROW(validateOptions(o, *ar, 2), UsageError);
+  o = small();
+  o.minBytes = 6;  // not a whole number of floats
+  try {
+    validateOptions(o, *ar, 2);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("-b 8"), std::string::npos) << e.what();
+  }
+  o = small();
+  o.root = 5;
+  EXPECT_THROW(validateOptions(o, *bc, 4), UsageError);
+  EXPECT_NO_THROW(validateOptions(o, *ar, 4));  // root is irrelevant to all_reduce
+  o = small();
+  o.iters = 0;
+  EXPECT_THROW(validateOptions(o, *ar, 1), UsageError);
+  o = small();
+  o.stepFactor = 1;
+  o.stepBytes = 0;
+  EXPECT_THROW(validateOptions(o, *ar, 1), UsageError);
+}
+
+TEST(Sweep, ParsesTypeAndOpNames) {
+  EXPECT_EQ(parseDataTypes("all").size(), 10u);
+  EXPECT_EQ(parseDataTypes("bf16")[0], DataType::kBfloat16);
+  EXPECT_THROW(parseDataTypes("float8"), UsageError);
+  EXPECT_EQ(parseRedOps("all").size(), 5u);
+  EXPECT_THROW(parseRedOps("mulsum"), UsageError);
+}
+
+}  // namespace
+}  // namespace pf::collectives

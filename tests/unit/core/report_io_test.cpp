@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "pf/error.hpp"
+#include "pf/report_io.hpp"
+
+namespace pf {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ReportIo : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("pf_io_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(ReportIo, WritesAtomicallyAndReadsBack) {
+  RunReport r;
+  r.context.command = "sweep";
+  std::string path = (dir_ / "r.json").string();
+  writeReport(r, path);
+  EXPECT_EQ(readReport(path).context.command, "sweep");
+  // Only the document itself: the temporary file was renamed away.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1);
+}
+
+TEST_F(ReportIo, MissingDirectoryIsAUsageErrorAndLeavesNothing) {
+  std::string path = (dir_ / "no" / "such" / "r.json").string();
+  EXPECT_THROW(writeFileAtomic(path, "{}"), UsageError);
+  EXPECT_FALSE(fs::exists(path));
+}
+
+TEST_F(ReportIo, BadInputNamesTheFile) {
+  std::string bad = (dir_ / "bad.json").string();
+  std::ofstream(bad) << "{ not json";
+  try {
+    readReport(bad);
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.json"), std::string::npos);
+  }
+  EXPECT_THROW(readReport((dir_ / "missing.json").string()), UsageError);
+  EXPECT_THROW(readReport(dir_.string()), UsageError);  // a directory
+  std::string trunc = (dir_ / "trunc.json").string();
+  std::ofstream(trunc) << "{\"schema_version\": 1, \"results\": [{\"key\": \"x\"}]}";
+  EXPECT_THROW(readReport(trunc), UsageError);
+}
+
+}  // namespace
+}  // namespace pf

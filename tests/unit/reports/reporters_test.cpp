@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
+#include "pf/error.hpp"
+#include "pf/sweep_row.hpp"
+#include "reporter.hpp"
+
+namespace pf::reports {
+namespace {
+
+RunReport sweepReport() {
+  RunReport r;
+  Result res;
+  res.key = "sweep.all_gather";
+  res.kind = "sweep";
+  res.params = {{"collective", "all_gather"}, {"backend", "mpi"}, {"min_bytes", 64}, {"max_bytes", 64},
+                {"step_factor", 2}, {"iters", 5}, {"warmup_iters", 1}, {"check_iters", 1}};
+  res.metrics = {{"out_of_bounds", 0}, {"avg_busbw_gbps", 1.5}};
+  for (const char* p : {"out", "in"}) {
+    SweepRow row;
+    row.collective = "all_gather";
+    row.size_bytes = 64;
+    row.count = 8;
+    row.dtype = "float";
+    row.op = "none";
+    row.placement = p;
+    row.time_us = 10;
+    row.wrong = 0;
+    res.rows.push_back(toJson(row));
+  }
+  r.results.push_back(res);
+  Result probe;
+  probe.key = "probe.net";
+  probe.kind = "probe";
+  probe.status = Status::kFail;
+  probe.message = "NCCL_SOCKET_IFNAME=eth9 matches no interface";
+  probe.remedy = "set NCCL_SOCKET_IFNAME=eth0";
+  r.results.push_back(probe);
+  return r;
+}
+
+TEST(Reporters, CsvHasOneLinePerRow) {
+  std::string csv = makeReporter("csv")->render(sweepReport());
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "key,collective,size_bytes,count,dtype,op,root,placement,time_us,algbw_gbps,busbw_gbps,wrong,iter_min_us,"
+            "iter_p50_us,iter_p99_us,iter_max_us,rank_skew,slowest_rank");
+  EXPECT_NE(csv.find("sweep.all_gather,all_gather,64,8,float,none,-1,in,10.0,0.0,0.0,0,,,,,,"), std::string::npos)
+      << csv;
+}
+
+TEST(Reporters, TableRendersSweepsAndStatusLines) {
+  std::string t = makeReporter("table")->render(sweepReport());
+  EXPECT_NE(t.find("# Collective test starting: all_gather_perf"), std::string::npos);
+  EXPECT_NE(t.find("          64             8     float    none      -1"), std::string::npos) << t;
+  EXPECT_NE(t.find("fail    probe.net"), std::string::npos);
+  EXPECT_NE(t.find("fix: set NCCL_SOCKET_IFNAME=eth0"), std::string::npos);
+}
+
+TEST(Reporters, JsonRoundTripsAndUnknownFormatIsUsage) {
+  RunReport r = sweepReport();
+  EXPECT_EQ(toJson(reportFromJson(Json::parse(makeReporter("json")->render(r)))), toJson(r));
+  EXPECT_THROW(makeReporter("xml"), UsageError);
+}
+
+}  // namespace
+}  // namespace pf::reports
