@@ -31,7 +31,7 @@ TEST(FitNumber, FollowsNcclTestsFallbacks) {
   EXPECT_EQ(fitNumber(188.69, 7), "188.69");
   EXPECT_EQ(fitNumber(14876.71, 7), "14876.7");
   EXPECT_EQ(fitNumber(30750.4, 6), "30750");
-  EXPECT_EQ(fitNumber(1234567.0, 7), "1.2e+06");
+  EXPECT_EQ(fitNumber(12345678.0, 7), "1.2e+07");
   EXPECT_EQ(fitNumber(1234567.0, 6), "1e+06");
   EXPECT_EQ(fitNumber(2.654, 6), "2.65");
 }
