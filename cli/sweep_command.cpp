@@ -98,8 +98,11 @@ class SweepCommand final : public Command {
       throw UsageError(fmt::format("backend '{}' is not in this build: use one of {} (the NCCL backend needs a "
                                    "build with CUDA and NCCL)",
                                    backend_, fmt::join(Registry<Backend>::instance().keys(), ", ")));
-    // Validate before launching anything, so a typo costs no mpirun start-up.
-    collectives::validateOptions(opts_, *coll, coll->rooted() ? std::max(localRanks_, opts_.root + 1) : 1);
+    // Validate before launching anything, so a typo costs no mpirun start-up and a bad path no sweep.
+    checkWritable(jsonPath_);
+    checkWritable(csvPath_);
+    // The world size is known here only with --local-ranks; otherwise the root is checked after launch.
+    collectives::validateOptions(opts_, *coll, localRanks_ > 1 ? localRanks_ : opts_.root + 1);
 
     Environment env = Environment::fromProcess();
     LauncherEnv launcher = detectLauncher(env);
@@ -178,6 +181,9 @@ class SweepCommand final : public Command {
       if (!jsonPath_.empty()) writeReport(report, jsonPath_);
       if (!csvPath_.empty()) writeFileAtomic(csvPath_, reports::makeReporter("csv")->render(report));
     }
+    // mpirun kills the whole job as soon as one rank exits non-zero: hold every rank until rank 0 has written
+    // its documents, or a failing sweep would lose the very report that shows the failure.
+    boot.barrier();
     return report.exit_code;
   }
 

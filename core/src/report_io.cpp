@@ -53,6 +53,19 @@ void writeFileAtomic(const std::string& path, const std::string& content) {
   }
 }
 
+void checkWritable(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    throw UsageError(fmt::format("cannot write '{}': directory '{}' does not exist", path, dir.string()));
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw UsageError(fmt::format("cannot write '{}': directory '{}' is not writable", path, dir.string()));
+  if (fs::is_directory(path, ec)) throw UsageError(fmt::format("cannot write '{}': it is a directory", path));
+}
+
 void writeReport(const RunReport& report, const std::string& path) {
   writeFileAtomic(path, toJson(report).dump(2) + "\n");
 }

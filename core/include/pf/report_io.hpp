@@ -15,6 +15,10 @@ namespace pf {
 /// @throws UsageError when the directory does not exist or is not writable (the message names the path).
 void writeFileAtomic(const std::string& path, const std::string& content);
 
+/// Fails early, before a long run, when `path` could not be written later ("-" is always fine).
+/// @throws UsageError naming the path when its directory is missing or not writable.
+void checkWritable(const std::string& path);
+
 /// Serialises `report` (pretty-printed) and writes it atomically to `path` ("-" = stdout).
 void writeReport(const RunReport& report, const std::string& path);
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Integration cases for `preflight sweep` with real MPI ranks on this machine. Each case exits 0 when the
+# behaviour is right and prints what differed otherwise. Usage: sweep_case.sh CASE [ARGS...]
+# Environment: PF_BIN (preflight), PF_FAULTY (preflight_faulty), PF_SCHEMA, PF_VALIDATE, PF_PYTHON.
+set -uo pipefail
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+MPIRUN=(mpirun --oversubscribe --mca mpi_yield_when_idle 1)
+[[ $(id -u) -eq 0 ]] && MPIRUN+=(--allow-run-as-root)
+
+fail() { echo "FAIL: $*"; exit 1; }
+validate() { "$PF_PYTHON" "$PF_VALIDATE" "$PF_SCHEMA" "$@" || fail "schema/formula validation of $1"; }
+
+case "$1" in
+  matrix)  # matrix NP COLLECTIVE: every type and op, every size, both placements, exact check
+    np=$2 coll=$3
+    timeout 240 "${MPIRUN[@]}" -np "$np" "$PF_BIN" sweep "$coll" -d all -o all -b 8 -e 64K -f 8 -n 2 -w 1 -r $((np - 1)) \
+      --json "$work/r.json" > "$work/out.txt" 2> "$work/err.txt"
+    rc=$?
+    [[ $rc -eq 0 ]] || { cat "$work/err.txt"; fail "exit code $rc"; }
+    grep -q "^# Out of bounds values : 0 OK$" "$work/out.txt" || fail "no '0 OK' footer"
+    validate "$work/r.json" --expect-wrong-zero --expect-formulas
+    ;;
+  planted)  # a backend that corrupts one element: reported wrong, exit 1
+    timeout 60 "${MPIRUN[@]}" -np 2 "$PF_FAULTY" sweep all_reduce --backend mpi-corrupt -b 8 -e 1K -f 4 \
+      --json "$work/r.json" > "$work/out.txt" 2>&1
+    rc=$?
+    [[ $rc -eq 1 ]] || { cat "$work/out.txt"; fail "exit code $rc, expected 1"; }
+    grep -q "Out of bounds values : 8 FAILED" "$work/out.txt" || { cat "$work/out.txt"; fail "no FAILED footer"; }
+    validate "$work/r.json"
+    grep -q '"verdict": "fail"' "$work/r.json" || fail "verdict is not fail"
+    ;;
+  local-ranks)  # no launcher: --local-ranks starts the ranks itself
+    timeout 60 "$PF_BIN" sweep all_gather --local-ranks 3 -b 1K -e 4K --json "$work/r.json" > /dev/null || fail "exit $?"
+    validate "$work/r.json" --expect-wrong-zero --expect-formulas
+    "$PF_PYTHON" -c "import json,sys; d=json.load(open('$work/r.json')); sys.exit(d['context']['world_size']!=3)" \
+      || fail "world_size is not 3"
+    ;;
+  mismatch)  # a launcher says 4 ranks, MPI sees 1: the nccl-tests "all ranks say Rank 0" mistake
+    out=$(PMI_RANK=0 PMI_SIZE=4 timeout 30 "$PF_BIN" sweep all_reduce -b 8 -e 8 2>&1)
+    rc=$?
+    [[ $rc -eq 2 ]] || { echo "$out"; fail "exit code $rc, expected 2"; }
+    grep -q "started 4 ranks but mpi sees a world of 1" <<< "$out" || { echo "$out"; fail "message"; }
+    ;;
+  usage)  # usage CODE-EXPECTED SUBSTRING ARGS...: bad input exits 2 with a message naming what to change
+    want=$2 text=$3
+    shift 3
+    out=$(cd "$work" && timeout 30 "$PF_BIN" sweep "$@" 2>&1)
+    rc=$?
+    [[ $rc -eq $want ]] || { echo "$out"; fail "exit code $rc, expected $want"; }
+    grep -qF -- "$text" <<< "$out" || { echo "$out"; fail "message lacks '$text'"; }
+    [[ -z $(ls -A "$work") ]] || fail "left files behind: $(ls -A "$work")"
+    ;;
+  *) fail "unknown case $1" ;;
+esac
+echo "PASS"
