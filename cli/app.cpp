@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer(
       "Run `preflight <command> --help` for a command's options and examples.\n"
-      "Exit codes: 0 pass, 1 a check failed, 2 bad usage or input, 3 a library or the system failed, 4 timeout.");
+      "Exit codes: 0 pass, 1 a check failed, 2 bad usage or input, 3 a library or the system failed, 4 timeout.\n");
   std::string logLevel;
   app.add_option("--log-level", logLevel, "stderr log threshold: debug, info, warn (default) or error")
       ->check(CLI::IsMember({"debug", "info", "warn", "error"}));

@@ -152,6 +152,29 @@ class SweepCommand final : public Command {
       std::fputs(reports::ncclTableRow(out, in, iterColumns_).c_str(), stdout);
       std::fflush(stdout);
     };
+    // Long runs stream what they measured into the document every few seconds (marked partial), so a crash
+    // or a kill in the middle of a multi-hour sweep loses nothing already measured.
+    Result partial;
+    partial.key = "sweep." + coll.name();
+    partial.kind = "sweep";
+    partial.status = Status::kError;
+    partial.message = "partial: the sweep did not finish";
+    Timer sincePartial;
+    auto onRow = cb.onRow;
+    cb.onRow = [&, onRow](const SweepRow& out, const SweepRow& in) {
+      onRow(out, in);
+      if (!root || jsonPath_.empty() || jsonPath_ == "-") return;
+      partial.rows.push_back(toJson(out));
+      partial.rows.push_back(toJson(in));
+      if (sincePartial.seconds() < 5) return;
+      sincePartial.reset();
+      RunReport snapshot = report;
+      snapshot.context.extra["partial"] = true;
+      snapshot.verdict = Status::kError;
+      snapshot.exit_code = static_cast<int>(ExitCode::kRuntime);
+      snapshot.results.push_back(partial);
+      writeReport(snapshot, jsonPath_);
+    };
     cb.onProgress = [&](size_t done, size_t total) {
       // Progress only for runs long enough to wonder about, and at most every 2 s.
       if (progressClock.seconds() < 3 || sinceLast.seconds() < 2 || done == total) return;

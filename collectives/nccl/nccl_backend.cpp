@@ -170,6 +170,8 @@ class NcclBackend final : public Backend {
     cudaDriverGetVersion(&driver);
     cudaDeviceProp prop{};
     cudaGetDeviceProperties(&prop, device_);
+    char bus[32] = {};
+    cudaDeviceGetPCIBusId(bus, sizeof bus, device_);
     return Json{{"backend", "nccl"},
                 {"library", fmt::format("NCCL {}.{}.{}", nccl / 10000, (nccl / 100) % 100, nccl % 100)},
                 {"nccl_version_code", nccl},
@@ -177,6 +179,7 @@ class NcclBackend final : public Backend {
                 {"cuda_driver", driver},
                 {"device", device_},
                 {"device_name", prop.name},
+                {"pci_bus_id", bus},
                 {"buffers", "device"}};
   }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Integration cases for `preflight sweep` with real MPI ranks on this machine. Each case exits 0 when the
+# Integration cases for `preflight sweep` and the CLI with real MPI ranks on this machine. Each case exits 0 when the
 # behaviour is right and prints what differed otherwise. Usage: sweep_case.sh CASE [ARGS...]
 # Environment: PF_BIN (preflight), PF_FAULTY (preflight_faulty), PF_SCHEMA, PF_VALIDATE, PF_PYTHON.
 set -uo pipefail
@@ -46,7 +46,7 @@ case "$1" in
   usage)  # usage CODE-EXPECTED SUBSTRING ARGS...: bad input exits 2 with a message naming what to change
     want=$2 text=$3
     shift 3
-    out=$(cd "$work" && timeout 30 "$PF_BIN" sweep "$@" 2>&1)
+    out=$(cd "$work" && timeout 30 "$PF_BIN" "$@" 2>&1)
     rc=$?
     [[ $rc -eq $want ]] || { echo "$out"; fail "exit code $rc, expected $want"; }
     grep -qF -- "$text" <<< "$out" || { echo "$out"; fail "message lacks '$text'"; }
