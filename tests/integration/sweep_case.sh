@@ -52,6 +52,18 @@ case "$1" in
     grep -qF -- "$text" <<< "$out" || { echo "$out"; fail "message lacks '$text'"; }
     [[ -z $(ls -A "$work") ]] || fail "left files behind: $(ls -A "$work")"
     ;;
+  nccl)  # the NCCL backend on this machine's GPUs, every collective and type; skipped without a GPU
+    probe=$(timeout 60 "$PF_BIN" sweep all_reduce --backend nccl -b 8 -e 8 2>&1)
+    if [[ $? -eq 3 ]] && grep -q "needs a GPU" <<< "$probe"; then
+      echo "SKIP: no GPU visible: $probe"
+      exit 77
+    fi
+    for coll in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
+      timeout 120 "$PF_BIN" sweep "$coll" --backend nccl -d all -o all -b 8 -e 1M -f 16 -n 5 \
+        --json "$work/$coll.json" > "$work/$coll.txt" 2>&1 || { cat "$work/$coll.txt"; fail "$coll exit $?"; }
+      validate "$work/$coll.json" --expect-wrong-zero --expect-formulas
+    done
+    ;;
   *) fail "unknown case $1" ;;
 esac
 echo "PASS"
