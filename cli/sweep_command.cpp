@@ -94,6 +94,9 @@ class SweepCommand final : public Command {
     if (perIter_ != 0 && perIter_ != 1) throw UsageError("--per_iter_timing takes 0 or 1");
     opts_.perIterTiming = perIter_ == 1;
     auto backend = Registry<Backend>::instance().create(backend_);
+    if (!backend && Registry<Backend>::instance().keys().empty())
+      throw UsageError("this preflight was built without any collective backend: install Open MPI "
+                       "(apt-get install openmpi-bin libopenmpi-dev) and rebuild, or build with CUDA and NCCL");
     if (!backend)
       throw UsageError(fmt::format("backend '{}' is not in this build: use one of {} (the NCCL backend needs a "
                                    "build with CUDA and NCCL)",
