@@ -43,4 +43,9 @@ class Bootstrap {
 /// One rank, no peers: the bootstrap of a run without a launcher.
 std::unique_ptr<Bootstrap> makeLocalBootstrap();
 
+/// `n` in-process ranks that exchange data through shared memory, one Bootstrap per rank, each to be driven
+/// by its own thread. For unit tests of gather and cross-rank logic without MPI (as UCX's in-process
+/// perftest ranks). Every rank must make the same sequence of collective calls, as with MPI.
+std::vector<std::unique_ptr<Bootstrap>> makeThreadBootstraps(int n);
+
 }  // namespace pf
