@@ -12,16 +12,8 @@
 #include <string>
 
 #include "../backend.hpp"
+#include "nccl_check.hpp"
 #include "pf/cuda_check.hpp"
-
-#define PF_NCCL_CHECK(expr)                                                                                   \
-  do {                                                                                                        \
-    ncclResult_t pf_nccl_rc = (expr);                                                                         \
-    if (pf_nccl_rc != ncclSuccess)                                                                            \
-      throw ::pf::NcclError(fmt::format("{} failed: {} / {} at {}:{} on {}", #expr,                           \
-                                        ncclGetErrorString(pf_nccl_rc), ncclGetLastError(nullptr), __FILE__,  \
-                                        __LINE__, ::pf::hostName()));                                         \
-  } while (0)
 
 namespace pf::collectives {
 namespace {
@@ -75,14 +67,7 @@ class NcclBackend final : public Backend {
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PF_CUDA_CHECK(cudaEventCreate(&start_));
     PF_CUDA_CHECK(cudaEventCreate(&stop_));
-    ncclUniqueId id{};
-    std::string blob;
-    if (boot.rank() == 0) {
-      PF_NCCL_CHECK(ncclGetUniqueId(&id));
-      blob.assign(reinterpret_cast<const char*>(&id), sizeof id);
-    }
-    boot.broadcast(blob, 0);
-    std::copy(blob.begin(), blob.end(), reinterpret_cast<char*>(&id));
+    const ncclUniqueId id = shareNcclUniqueId(boot);
     rank_ = boot.rank();
     size_ = boot.size();
     PF_NCCL_CHECK(ncclCommInitRank(&comm_, size_, id, rank_));

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "allreduce_verdict.hpp"
+
+#include <fmt/format.h>
+
+#include "pf/units.hpp"
+
+namespace pf::check {
+
+double bandwidthBoundBytes(const Expectation& e, const AllReduceLimits& l) {
+  if (!e.bwGbps || !e.latUs || *e.bwGbps <= 0) return 0;
+  return l.bandwidthBoundFactor * (*e.bwGbps * 1e9) * (*e.latUs * 1e-6);
+}
+
+std::vector<Finding> judgeAllReduce(const Result& sweep, const Expectation& e, int nodes, const AllReduceLimits& l) {
+  std::vector<Finding> out;
+  int64_t wrong = 0;
+  for (const Json& row : sweep.rows)
+    if (row.contains("wrong") && row["wrong"].is_number()) wrong += row["wrong"].get<int64_t>();
+  if (wrong > 0) {
+    Finding f;
+    f.check = "allreduce.correctness";
+    f.message = fmt::format("all_reduce returned {} wrong elements: data is corrupted on the way", wrong);
+    f.remedy = "rerun `preflight sweep all_reduce -c 5 --json ar.json` to see which sizes, then check the nodes' "
+               "memory (ECC errors in dmesg / edac-util) and NICs; do not train on this allocation";
+    for (const Json& row : sweep.rows)
+      if (row.value("wrong", Json(0)).is_number() && row["wrong"].get<int64_t>() > 0) f.evidence.push_back(row);
+    out.push_back(std::move(f));
+  }
+  if (!sweep.rows.empty() && sweep.status == Status::kError) {
+    Finding f;
+    f.check = "allreduce.run";
+    f.message = "all_reduce did not complete: " + sweep.message;
+    f.remedy = "run `preflight sweep all_reduce` alone on this allocation to see the error";
+    out.push_back(std::move(f));
+  }
+  if (!e.relative || !e.bwGbps || !e.latUs || nodes < 2) return out;
+  const double boundAt = bandwidthBoundBytes(e, l);
+  for (const Json& row : sweep.rows) {
+    if (row.value("placement", "") != "out") continue;
+    const double size = row.value("size_bytes", 0.0), busbw = row.value("busbw_gbps", 0.0),
+                 time = row.value("time_us", 0.0);
+    Finding f;
+    f.status = Status::kWarn;
+    f.evidence.push_back(row);
+    if (size >= boundAt) {
+      const double limit = l.bwWarnFraction * *e.bwGbps;
+      if (busbw >= limit) continue;
+      f.check = "allreduce.bandwidth";
+      f.message = fmt::format("all_reduce at {} (bandwidth-bound): busbw {:.3f} GB/s is below {:.0f}% of the pair "
+                              "expectation {:.3f} GB/s", Bytes{static_cast<uint64_t>(size)}, busbw,
+                              100 * l.bwWarnFraction, *e.bwGbps);
+    } else {
+      const double limit = l.latWarnFactor * 2 * (nodes - 1) * *e.latUs;
+      if (time <= limit) continue;
+      f.check = "allreduce.latency";
+      f.message = fmt::format("all_reduce at {} (latency-bound): {:.1f} us exceeds {:.1f} us ({} x 2(n-1) pair "
+                              "latencies of {:.1f} us)", Bytes{static_cast<uint64_t>(size)}, time, limit,
+                              l.latWarnFactor, *e.latUs);
+    }
+    f.remedy = "the pair matrix names slow nodes; if every pair is healthy, look at the MPI/NCCL configuration "
+               "(transport selection, interface variables) with `preflight sweep all_reduce`";
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace pf::check

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "pair_analysis.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <set>
+
+#include "pf/stats.hpp"
+
+namespace pf::check {
+namespace {
+
+// Judges one row against the expectation; fills its status and reason.
+void judgeRow(PairRow& r, const Expectation& e, const PairLimits& l) {
+  std::vector<std::string> why;
+  Status st = Status::kPass;
+  auto raise = [&](Status s, std::string reason) {
+    st = worst(st, s);
+    why.push_back(std::move(reason));
+  };
+  const double bw = r.bwGbps();
+  if (e.relative && e.bwGbps && *e.bwGbps > 0) {
+    const double frac = bw / *e.bwGbps;
+    if (frac < l.bwFailFraction)
+      raise(Status::kFail, fmt::format("bandwidth {:.3f} GB/s is {:.0f}% of the expected {:.3f} GB/s (fail below "
+                                       "{:.0f}%)", bw, 100 * frac, *e.bwGbps, 100 * l.bwFailFraction));
+    else if (frac < l.bwWarnFraction)
+      raise(Status::kWarn, fmt::format("bandwidth {:.3f} GB/s is {:.0f}% of the expected {:.3f} GB/s (warn below "
+                                       "{:.0f}%)", bw, 100 * frac, *e.bwGbps, 100 * l.bwWarnFraction));
+  }
+  if (e.relative && e.latUs && *e.latUs > 0) {
+    const double failAt = std::max(l.latFailFactor * *e.latUs, *e.latUs + l.latSlackUs);
+    const double warnAt = std::max(l.latWarnFactor * *e.latUs, *e.latUs + l.latSlackUs);
+    if (r.lat_us > failAt)
+      raise(Status::kFail, fmt::format("latency {:.1f} us exceeds {:.1f} us (expected {:.1f} us)", r.lat_us, failAt,
+                                       *e.latUs));
+    else if (r.lat_us > warnAt)
+      raise(Status::kWarn, fmt::format("latency {:.1f} us exceeds the warning limit {:.1f} us (expected {:.1f} us)",
+                                       r.lat_us, warnAt, *e.latUs));
+  }
+  if (l.bwMinGbps > 0 && bw < l.bwMinGbps)
+    raise(Status::kFail, fmt::format("bandwidth {:.3f} GB/s is below the floor {:.3f} GB/s", bw, l.bwMinGbps));
+  if (l.latMaxUs > 0 && r.lat_us > l.latMaxUs)
+    raise(Status::kFail, fmt::format("latency {:.1f} us is above the limit {:.1f} us", r.lat_us, l.latMaxUs));
+  r.status = st;
+  r.reason = fmt::format("{}", fmt::join(why, "; "));
+}
+
+std::string pairName(const PairRow& r) { return r.host_a + "-" + r.host_b; }
+
+Json pairEvidence(const PairRow& r) {
+  return Json{{"pair", pairName(r)},         {"bw_gbps", r.bwGbps()},       {"bw_a_to_b_gbps", r.bw_a_to_b_gbps},
+              {"bw_b_to_a_gbps", r.bw_b_to_a_gbps}, {"lat_us", r.lat_us}, {"expected_gbps", r.expected_gbps
+                  ? Json(*r.expected_gbps) : Json(nullptr)},
+              {"pct_of_expected", r.pct_of_expected ? Json(*r.pct_of_expected) : Json(nullptr)},
+              {"reason", r.reason}};
+}
+
+std::string pairList(const std::vector<PairRow>& rows, const std::vector<size_t>& idx) {
+  std::vector<std::string> parts;
+  for (size_t i : idx) {
+    const PairRow& r = rows[i];
+    parts.push_back(r.pct_of_expected ? fmt::format("{} {:.3f} GB/s ({:.0f}%), {:.1f} us", pairName(r), r.bwGbps(),
+                                                    *r.pct_of_expected, r.lat_us)
+                                      : fmt::format("{} {:.3f} GB/s, {:.1f} us", pairName(r), r.bwGbps(), r.lat_us));
+  }
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+bool bandwidthProblem(const std::vector<PairRow>& rows, const std::vector<size_t>& idx) {
+  for (size_t i : idx)
+    if (rows[i].reason.find("bandwidth") != std::string::npos) return true;
+  return false;
+}
+
+constexpr const char* kNodeBwRemedy =
+    "drain {0} (Slurm: scontrol update nodename={0} state=drain reason=\"preflight: slow network\") and inspect its "
+    "network link: speed and duplex (ethtool IFACE), error counters (ip -s link, ethtool -S IFACE), cable and switch "
+    "port, traffic shaping (tc qdisc show); rerun `preflight pairs` to confirm the fix";
+constexpr const char* kNodeLatRemedy =
+    "drain {0} and look for what delays its small messages: CPU contention or a busy core, interrupt affinity, "
+    "power-saving states, NIC firmware; rerun `preflight pairs` to confirm";
+
+}  // namespace
+
+PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, const PairLimits& limits,
+                          const std::optional<double>& topologyGbps, const std::string& topologySource) {
+  PairAnalysis a;
+  const int n = nodes.nodeCount();
+  a.expected = expectFromMajority(rows, n, limits.bwFailFraction, limits.latFailFactor);
+  if (topologyGbps) {
+    a.expected.bwGbps = *topologyGbps;
+    a.expected.fromTopology = true;
+    a.expected.relative = true;  // a rate from the hardware is an expectation even for a single pair
+    a.expected.source = "topology: " + topologySource;
+  }
+  if (rows.empty()) return a;
+
+  std::vector<double> bw, lat;
+  for (const PairRow& r : rows) {
+    bw.push_back(r.bwGbps());
+    lat.push_back(r.lat_us);
+  }
+  a.medianBwGbps = stats::median(bw);
+  a.madBwGbps = stats::mad(bw);
+  a.medianLatUs = stats::median(lat);
+  a.madLatUs = stats::mad(lat);
+  for (PairRow& r : rows) {
+    r.expected_gbps = a.expected.bwGbps;
+    r.expected_lat_us = a.expected.latUs;
+    if (a.expected.bwGbps && *a.expected.bwGbps > 0) r.pct_of_expected = 100.0 * r.bwGbps() / *a.expected.bwGbps;
+    r.bw_robust_z = stats::robustZ(r.bwGbps(), a.medianBwGbps, a.madBwGbps);
+    judgeRow(r, a.expected, limits);
+    a.status = worst(a.status, r.status);
+  }
+  // Per node: the median of its pairs, and how far that sits from the other nodes'.
+  std::vector<std::vector<double>> perNode(static_cast<size_t>(n));
+  for (const PairRow& r : rows) {
+    perNode[static_cast<size_t>(r.node_a)].push_back(r.bwGbps());
+    perNode[static_cast<size_t>(r.node_b)].push_back(r.bwGbps());
+  }
+  for (const auto& v : perNode) a.nodeMedianBwGbps.push_back(v.empty() ? 0 : stats::median(v));
+  const double nodeMed = stats::median(a.nodeMedianBwGbps), nodeMad = stats::mad(a.nodeMedianBwGbps);
+  for (double v : a.nodeMedianBwGbps) a.nodeRobustZ.push_back(stats::robustZ(v, nodeMed, nodeMad));
+
+  // Attribution, separately for failures and for warnings (a warning never hides behind a failing node).
+  for (Status level : {Status::kFail, Status::kWarn}) {
+    std::set<size_t> open;
+    for (size_t i = 0; i < rows.size(); ++i)
+      if (rows[i].status == level) open.insert(i);
+    while (!open.empty() && n >= 3) {
+      std::vector<std::vector<size_t>> of(static_cast<size_t>(n));
+      for (size_t i : open) {
+        of[static_cast<size_t>(rows[i].node_a)].push_back(i);
+        of[static_cast<size_t>(rows[i].node_b)].push_back(i);
+      }
+      auto best = std::max_element(of.begin(), of.end(), [](auto& x, auto& y) { return x.size() < y.size(); });
+      const size_t count = best->size();
+      if (count < 2 || 2 * count <= static_cast<size_t>(n - 1)) break;
+      const int node = static_cast<int>(best - of.begin());
+      const std::string& host = nodes.hosts[static_cast<size_t>(node)];
+      Finding f;
+      f.status = level;
+      f.hosts = {host};
+      const bool bwIssue = bandwidthProblem(rows, *best);
+      f.check = bwIssue ? "pairs.node_bandwidth" : "pairs.node_latency";
+      f.message = fmt::format("{}: {} of its {} pairs are {} ({}); expected {} ({})", host, count, n - 1,
+                              bwIssue ? "slow" : "high-latency", pairList(rows, *best),
+                              bwIssue ? fmt::format("{:.3f} GB/s", a.expected.bwGbps.value_or(0))
+                                      : fmt::format("{:.1f} us", a.expected.latUs.value_or(0)),
+                              a.expected.source);
+      f.remedy = fmt::format(fmt::runtime(bwIssue ? kNodeBwRemedy : kNodeLatRemedy), host);
+      for (size_t i : *best) f.evidence.push_back(pairEvidence(rows[i]));
+      f.evidence.push_back(Json{{"node", host},
+                                {"node_median_bw_gbps", a.nodeMedianBwGbps[static_cast<size_t>(node)]},
+                                {"node_robust_z", a.nodeRobustZ[static_cast<size_t>(node)]}});
+      a.findings.push_back(std::move(f));
+      for (size_t i : std::vector<size_t>(*best)) open.erase(i);
+    }
+    // What no single node explains is a link between two nodes.
+    for (size_t i : open) {
+      const PairRow& r = rows[i];
+      Finding f;
+      f.status = level;
+      f.check = "pairs.link";
+      f.hosts = {r.host_a, r.host_b};
+      f.message = fmt::format("link {}: {} (expected {:.3f} GB/s, {:.1f} us; {})", pairName(r), r.reason,
+                              a.expected.bwGbps.value_or(0), a.expected.latUs.value_or(0), a.expected.source);
+      f.remedy = n < 3 ? fmt::format("with two nodes the test cannot tell which end is at fault: rerun with a third "
+                                     "node, or check both NICs (ethtool, ip -s link) and the path between them")
+                       : fmt::format("both nodes are fine with their other peers: check the path between {} and {} "
+                                     "(switch ports, cables, routing/ECMP); drain neither until it is found",
+                                     r.host_a, r.host_b);
+      f.evidence.push_back(pairEvidence(r));
+      a.findings.push_back(std::move(f));
+    }
+  }
+  return a;
+}
+
+}  // namespace pf::check

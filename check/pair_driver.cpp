@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "pair_driver.hpp"
+
+#include <algorithm>
+
+#include "pf/timer.hpp"
+#include "tournament.hpp"
+
+namespace pf::check {
+
+PairRun runPairs(PairEngine& engine, Bootstrap& boot, const std::vector<std::string>& hostOfRank,
+                 const PairOptions& opts, const std::function<void(int, int)>& onRound) {
+  PairRun run;
+  run.nodes = groupByHost(hostOfRank);
+  const NodeMap& m = run.nodes;
+  const int me = boot.rank();
+  const int myNode = m.nodeOfRank.at(static_cast<size_t>(me));
+  const bool leader = m.leader[static_cast<size_t>(myNode)] == me;
+  const auto rounds = tournamentRounds(m.nodeCount());
+  Timer total;
+  Json mine = Json::array();
+  for (size_t r = 0; r < rounds.size(); ++r) {
+    // Every rank starts a round together, so one round's pairs never overlap the next round's.
+    boot.barrier();
+    Timer roundClock;
+    const int partner = partnerIn(rounds[r], myNode);
+    if (leader && partner >= 0) {
+      const bool initiator = myNode < partner;
+      const int peerRank = m.leader[static_cast<size_t>(partner)];
+      Timer pairClock;
+      PairSample s = engine.measure(peerRank, initiator, opts);
+      if (initiator) {
+        PairRow row;
+        row.round = static_cast<int>(r);
+        row.node_a = myNode;
+        row.node_b = partner;
+        row.host_a = m.hosts[static_cast<size_t>(myNode)];
+        row.host_b = m.hosts[static_cast<size_t>(partner)];
+        row.rank_a = me;
+        row.rank_b = peerRank;
+        row.engine = engine.name();
+        row.size_bytes = opts.bwBytes;
+        row.lat_size_bytes = opts.latBytes;
+        row.bw_a_to_b_gbps = s.bwOutGbps;
+        row.bw_b_to_a_gbps = s.bwInGbps;
+        row.lat_us = s.latUs;
+        row.seconds = pairClock.seconds();
+        mine.push_back(toJson(row));
+      }
+    }
+    boot.barrier();
+    run.roundSeconds.push_back(roundClock.seconds());
+    if (onRound && me == 0) onRound(static_cast<int>(r) + 1, static_cast<int>(rounds.size()));
+  }
+  // One gather at the end: rows are small, and no rank has to wait on rank 0 between rounds.
+  for (const std::string& part : boot.allGather(mine.dump()))
+    for (const Json& j : Json::parse(part)) run.rows.push_back(pairRowFromJson(j));
+  std::sort(run.rows.begin(), run.rows.end(), [](const PairRow& x, const PairRow& y) {
+    return x.round != y.round ? x.round < y.round : x.node_a < y.node_a;
+  });
+  run.seconds = total.seconds();
+  return run;
+}
+
+}  // namespace pf::check

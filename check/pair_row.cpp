@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "pair_row.hpp"
+
+#include <fmt/format.h>
+
+#include "pf/error.hpp"
+
+namespace pf::check {
+namespace {
+
+Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+template <typename T>
+T field(const Json& j, const char* name) {
+  if (!j.contains(name)) throw UsageError(fmt::format("pair row: missing field '{}'", name));
+  try {
+    return j.at(name).get<T>();
+  } catch (const Json::exception&) {
+    throw UsageError(fmt::format("pair row: field '{}' has the wrong type", name));
+  }
+}
+
+std::optional<double> optField(const Json& j, const char* name) {
+  if (!j.contains(name) || j.at(name).is_null()) return std::nullopt;
+  return field<double>(j, name);
+}
+
+}  // namespace
+
+Json toJson(const PairRow& r) {
+  return Json{{"round", r.round},
+              {"node_a", r.node_a},
+              {"node_b", r.node_b},
+              {"host_a", r.host_a},
+              {"host_b", r.host_b},
+              {"rank_a", r.rank_a},
+              {"rank_b", r.rank_b},
+              {"engine", r.engine},
+              {"size_bytes", r.size_bytes},
+              {"bw_a_to_b_gbps", r.bw_a_to_b_gbps},
+              {"bw_b_to_a_gbps", r.bw_b_to_a_gbps},
+              {"bw_gbps", r.bwGbps()},
+              {"lat_us", r.lat_us},
+              {"lat_size_bytes", r.lat_size_bytes},
+              {"seconds", r.seconds},
+              {"expected_gbps", opt(r.expected_gbps)},
+              {"pct_of_expected", opt(r.pct_of_expected)},
+              {"expected_lat_us", opt(r.expected_lat_us)},
+              {"bw_robust_z", opt(r.bw_robust_z)},
+              {"status", toString(r.status)},
+              {"reason", r.reason}};
+}
+
+PairRow pairRowFromJson(const Json& j) {
+  if (!j.is_object()) throw UsageError("pair row: not an object");
+  PairRow r;
+  r.round = field<int>(j, "round");
+  r.node_a = field<int>(j, "node_a");
+  r.node_b = field<int>(j, "node_b");
+  r.host_a = field<std::string>(j, "host_a");
+  r.host_b = field<std::string>(j, "host_b");
+  r.rank_a = field<int>(j, "rank_a");
+  r.rank_b = field<int>(j, "rank_b");
+  r.engine = field<std::string>(j, "engine");
+  r.size_bytes = field<uint64_t>(j, "size_bytes");
+  r.bw_a_to_b_gbps = field<double>(j, "bw_a_to_b_gbps");
+  r.bw_b_to_a_gbps = field<double>(j, "bw_b_to_a_gbps");
+  r.lat_us = field<double>(j, "lat_us");
+  r.lat_size_bytes = field<uint64_t>(j, "lat_size_bytes");
+  r.seconds = field<double>(j, "seconds");
+  r.expected_gbps = optField(j, "expected_gbps");
+  r.pct_of_expected = optField(j, "pct_of_expected");
+  r.expected_lat_us = optField(j, "expected_lat_us");
+  r.bw_robust_z = optField(j, "bw_robust_z");
+  r.status = statusFromString(field<std::string>(j, "status"));
+  r.reason = field<std::string>(j, "reason");
+  return r;
+}
+
+}  // namespace pf::check

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "pairs_phase.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "pf/environment.hpp"
+#include "pf/units.hpp"
+
+namespace pf::check {
+
+PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::string& engine, const Thresholds& limits,
+                          const std::vector<NodeLinks>& links, int portsUsed) {
+  PairsPhase p;
+  Result& r = p.result;
+  r.key = "pairs";
+  r.kind = "pairs";
+  const int n = run.nodes.nodeCount();
+  r.params = Json{{"engine", engine},
+                  {"size_bytes", opts.bwBytes},
+                  {"bw_iters", opts.bwIters},
+                  {"bw_trials", opts.bwTrials},
+                  {"lat_bytes", opts.latBytes},
+                  {"lat_iters", opts.latIters},
+                  {"max_seconds_per_direction", opts.maxSecondsPerDirection},
+                  {"thresholds", limits.toJson()}};
+  r.metrics = Json{{"nodes", n},
+                   {"pairs", run.rows.size()},
+                   {"rounds", run.roundSeconds.size()},
+                   {"seconds", run.seconds},
+                   {"max_round_seconds", run.roundSeconds.empty()
+                                              ? 0.0
+                                              : *std::max_element(run.roundSeconds.begin(), run.roundSeconds.end())}};
+  if (n < 2) {
+    r.status = Status::kSkipped;
+    r.message = fmt::format("one node ({}): a pair test needs ranks on at least two nodes", run.nodes.hosts.empty()
+                                                                                          ? hostName()
+                                                                                          : run.nodes.hosts[0]);
+    return p;
+  }
+  std::optional<double> topo = expectFromLinks(links, portsUsed);
+  std::string topoSource;
+  if (topo) {
+    std::vector<std::string> parts;
+    for (const NodeLinks& l : links) parts.push_back(fmt::format("{} {} Gbit/s", l.host, fmt::join(l.portRatesGbit, "+")));
+    topoSource = fmt::format("{} port(s) per node of the slowest node ({})", portsUsed, fmt::join(parts, ", "));
+  }
+  p.analysis = analyzePairs(run.rows, run.nodes, limits.pairs, topo, topoSource);
+  const PairAnalysis& a = p.analysis;
+  r.status = a.status;
+  r.metrics["expected_gbps"] = a.expected.bwGbps ? Json(*a.expected.bwGbps) : Json(nullptr);
+  r.metrics["expected_lat_us"] = a.expected.latUs ? Json(*a.expected.latUs) : Json(nullptr);
+  r.metrics["median_bw_gbps"] = a.medianBwGbps;
+  r.metrics["mad_bw_gbps"] = a.madBwGbps;
+  r.metrics["median_lat_us"] = a.medianLatUs;
+  r.metrics["mad_lat_us"] = a.madLatUs;
+  r.evidence.push_back("expected bandwidth from " + a.expected.source);
+  Json nodes = Json::array();
+  for (int i = 0; i < n; ++i)
+    nodes.push_back(Json{{"host", run.nodes.hosts[static_cast<size_t>(i)]},
+                         {"median_bw_gbps", a.nodeMedianBwGbps[static_cast<size_t>(i)]},
+                         {"robust_z", a.nodeRobustZ[static_cast<size_t>(i)]}});
+  r.evidence.push_back(Json{{"per_node", nodes}});
+  size_t bad = 0;
+  for (const PairRow& row : run.rows) {
+    r.rows.push_back(toJson(row));
+    if (row.status != Status::kPass) ++bad;
+  }
+  std::vector<std::string> named;
+  for (const Finding& f : a.findings) named.push_back(fmt::format("{} {}", f.check, fmt::join(f.hosts, "-")));
+  r.message = bad == 0 ? fmt::format("{} nodes, {} pairs in {} rounds: every pair within limits (median {:.3f} GB/s, "
+                                     "{:.1f} us)", n, run.rows.size(), run.roundSeconds.size(), a.medianBwGbps,
+                                     a.medianLatUs)
+                       : fmt::format("{} of {} pairs outside limits: {}", bad, run.rows.size(), fmt::join(named, "; "));
+  if (!a.findings.empty()) r.remedy = a.findings.front().remedy;
+  p.rows = std::move(run.rows);
+  return p;
+}
+
+PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<std::string>& hostOfRank,
+                         const PairOptions& opts, const Thresholds& limits, const std::vector<NodeLinks>& links,
+                         int portsUsed, const std::function<void(int, int)>& onRound) {
+  PairRun run = runPairs(engine, boot, hostOfRank, opts, onRound);
+  return analyzePairRun(std::move(run), opts, engine.name(), limits, links, portsUsed);
+}
+
+std::string renderPairTable(const Result& pairs) {
+  std::string out = fmt::format("# {:>5} {:>16} {:>16} {:>10} {:>10} {:>9} {:>9} {:>7}\n", "round", "node_a", "node_b",
+                                "a->b GB/s", "b->a GB/s", "lat us", "% expect", "status");
+  for (const Json& j : pairs.rows) {
+    PairRow r = pairRowFromJson(j);
+    out += fmt::format("  {:>5} {:>16} {:>16} {:>10.3f} {:>10.3f} {:>9.1f} {:>9} {:>7}\n", r.round, r.host_a, r.host_b,
+                       r.bw_a_to_b_gbps, r.bw_b_to_a_gbps, r.lat_us,
+                       r.pct_of_expected ? fmt::format("{:.0f}", *r.pct_of_expected) : std::string("-"),
+                       toString(r.status));
+  }
+  return out;
+}
+
+}  // namespace pf::check

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The probe phase in a build without the probes component.
+#include "probe_phase.hpp"
+
+namespace pf::check {
+
+ProbePhase runProbePhase(Bootstrap&, const LauncherEnv&, const Environment&, bool) {
+  ProbePhase p;
+  Result r;
+  r.key = "check.probes";
+  r.kind = "check";
+  r.status = Status::kSkipped;
+  r.message = "probes not run: this preflight was built without the probes component, so devices, NCCL "
+              "variables and interfaces were not checked";
+  r.remedy = "build preflight from a tree that has probes/ to include them";
+  p.results.push_back(std::move(r));
+  return p;
+}
+
+}  // namespace pf::check

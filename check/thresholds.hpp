@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The limits `preflight check` and `preflight pairs` judge by. Defaults need no editing on a normal cluster:
+// they are relative to the expected figure (from the topology, or from the healthy majority of pairs), so one
+// file serves every SKU. A threshold file (TOML, docs/check.md) overrides any of them.
+//
+// Limits are size-aware: a small message is judged by its latency, a bandwidth limit applies only where a size
+// is bandwidth-bound (at least `bandwidth_bound_factor` x the bandwidth-delay product), because judging a 64 KiB
+// transfer by GB/s fails healthy nodes on latency noise.
+#pragma once
+
+#include <string>
+
+#include "pf/result.hpp"
+
+namespace pf::check {
+
+struct PairLimits {
+  double bwFailFraction = 0.5;    ///< fail a pair below this fraction of the expected bandwidth
+  double bwWarnFraction = 0.75;   ///< warn below this fraction
+  double latFailFactor = 5.0;     ///< fail a pair above this multiple of the expected latency ...
+  double latWarnFactor = 2.5;     ///< ... warn above this one ...
+  double latSlackUs = 100;        ///< ... and never for less than this many microseconds above it
+  double bwMinGbps = 0;           ///< absolute floor (0 = none)
+  double latMaxUs = 0;            ///< absolute ceiling (0 = none)
+};
+
+struct AllReduceLimits {
+  double bwWarnFraction = 0.25;   ///< warn when busbw is below this fraction of the pair expectation
+  double latWarnFactor = 10;      ///< warn when a latency-bound size takes this multiple of 2(n-1) x pair latency
+  double bandwidthBoundFactor = 4;///< a size is bandwidth-bound from this multiple of the bandwidth-delay product
+};
+
+struct Thresholds {
+  PairLimits pairs;
+  AllReduceLimits allreduce;
+  double regressionPercent = 20;  ///< --baseline: fail when a figure drops by more than this
+  std::string source = "defaults";
+
+  /// The values as JSON (for the result document's params).
+  Json toJson() const;
+};
+
+/// Defaults, overridden by the file at `path` (empty = defaults only).
+/// @throws UsageError naming the file, line and key for a syntax error, an unknown key or an out-of-range value.
+Thresholds loadThresholds(const std::string& path);
+
+/// Defaults overridden by TOML `text` (for tests). @param origin name used in messages
+Thresholds thresholdsFromText(const std::string& text, const std::string& origin);
+
+}  // namespace pf::check

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// `preflight check`: the pre-flight gate. In one launch: the probes (devices, NCCL settings, cross-node
+// differences), a quick all-reduce at a few sizes with correctness checking, the node-pair matrix, and the
+// verdict with a short summary naming each failing node, the check, the evidence and the remedy. Exit 0 pass,
+// 1 fail (--strict: warnings fail too). Each phase's time is in the document's `phases`.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <iostream>
+
+#include "allreduce_verdict.hpp"
+#include "backend.hpp"
+#include "baseline.hpp"
+#include "command.hpp"
+#include "gate_cli.hpp"
+#include "launch.hpp"
+#include "outputs.hpp"
+#include "pair_engine.hpp"
+#include "pairs_phase.hpp"
+#include "pf/error.hpp"
+#include "pf/log.hpp"
+#include "pf/report_io.hpp"
+#include "pf/timer.hpp"
+#include "pf/units.hpp"
+#include "probe_phase.hpp"
+#include "reporter.hpp"
+#include "sweep.hpp"
+#include "thresholds.hpp"
+#include "verdict.hpp"
+
+namespace pf::cli {
+namespace {
+
+using check::PairEngine;
+
+class CheckCommand final : public Command {
+ public:
+  std::string name() const override { return "check"; }
+  std::string summary() const override {
+    return "pre-flight gate: probes, a quick all-reduce, the node-pair matrix and a verdict (exit 0 pass, 1 fail)";
+  }
+
+  void setup(CLI::App& app) override {
+    app.add_flag("--quick", quick_,
+                 "the fast gate for prologs: all-reduce at 3 sizes x 5 iterations, short pair bursts (pairs --quick)");
+    app.add_option("--engine", engine_, "pair engine: mpi, or nccl in builds with NCCL")->capture_default_str();
+    app.add_flag("--no-probes", noProbes_, "skip the probe phase");
+    app.add_flag("--no-allreduce", noAllReduce_, "skip the all-reduce phase");
+    app.add_flag("--no-pairs", noPairs_, "skip the pair matrix");
+    gate_.addOptions(app, "earlier result document of `preflight check`: fail when a pair or a bandwidth-bound "
+                          "all-reduce size lost more than baseline.regression_percent (default 20%)");
+    app.footer(
+        "Run it as the first step of a job, one rank per node or more (every rank takes part in the all-reduce,\n"
+        "each node's lowest rank in the pair matrix). Limits are relative to the expected bandwidth (link rates\n"
+        "from the probes, else the healthy majority) and size-aware; see docs/check.md for the threshold file.\n\n"
+        "Examples:\n"
+        "  srun -N $SLURM_NNODES --ntasks-per-node=1 preflight check --quick || exit 1\n"
+        "  mpirun -np 4 --map-by ppr:1:node preflight check --json check.json --junit check.xml\n"
+        "  preflight check --quick --format prometheus -o /var/lib/node_exporter/textfile/preflight.prom");
+  }
+
+  int run(const Invocation& inv) override {
+    if (quick_) pairOpts_ = check::quickPairOptions(pairOpts_);
+    sweepOpts_.minBytes = 8;
+    sweepOpts_.maxBytes = quick_ ? 512ull << 10 : 4ull << 20;
+    sweepOpts_.stepFactor = quick_ ? 256 : 16;  // quick: 8 B, 2 KiB, 512 KiB; full: 8 B ... 2 MiB in x16 steps
+    sweepOpts_.iters = quick_ ? 5 : 20;
+    sweepOpts_.warmup = 1;
+    sweepOpts_.checkIters = 1;
+    sweepOpts_.perIterTiming = false;
+    auto engine = Registry<PairEngine>::instance().create(engine_);
+    if (!engine && !noPairs_)
+      throw UsageError(fmt::format("pair engine '{}' is not in this build: use one of {}, or --no-pairs", engine_,
+                                   fmt::join(Registry<PairEngine>::instance().keys(), ", ")));
+    gate_.load();
+    return runOnRanks("check", inv, gate_.localRanks, [&](Bootstrap& boot, const LauncherEnv& launcher) {
+      return gate(boot, launcher, engine.get(), inv);
+    });
+  }
+
+ private:
+  int gate(Bootstrap& boot, const LauncherEnv& launcher, PairEngine* engine, const Invocation& inv) {
+    const check::Thresholds& limits = gate_.limits;
+    const Environment env = Environment::fromProcess();
+    RunReport report;
+    report.context = gatherContext("check", inv, boot, launcher);
+    report.context.extra["quick"] = quick_;
+    report.context.extra["thresholds"] = limits.toJson();
+    const std::vector<std::string> hosts = boot.allGather(hostName());
+    std::vector<check::Finding> findings;
+    Timer phase;
+
+    // 1. Probes: what each node has and how it is configured.
+    std::vector<check::NodeLinks> links;
+    if (!noProbes_) {
+      check::ProbePhase probes = check::runProbePhase(boot, launcher, env, quick_);
+      for (Result& r : probes.results) report.results.push_back(std::move(r));
+      findings.insert(findings.end(), probes.findings.begin(), probes.findings.end());
+      links = probes.links;
+      report.phases.push_back({"probes", phase.seconds()});
+    }
+
+    // 2. A quick all-reduce with correctness on.
+    Result sweep;
+    bool haveSweep = false;
+    if (!noAllReduce_) {
+      phase.reset();
+      sweep = allReduce(boot, launcher);
+      haveSweep = sweep.kind == "sweep" && sweep.status != Status::kSkipped;
+      report.phases.push_back({"allreduce", phase.seconds()});
+    }
+
+    // 3. The pair matrix.
+    check::PairsPhase pairs;
+    if (!noPairs_) {
+      phase.reset();
+      engine->init(boot, launcher);
+      report.context.extra["engine"] = engine->info();
+      pairs = check::runPairsPhase(*engine, boot, hosts, pairOpts_, limits, links, 1);
+      findings.insert(findings.end(), pairs.analysis.findings.begin(), pairs.analysis.findings.end());
+      report.phases.push_back({"pairs", phase.seconds()});
+    }
+
+    // 4. The verdict: size-aware all-reduce limits from the pair expectation, the baseline, the summary.
+    phase.reset();
+    if (!noAllReduce_) {
+      if (haveSweep) {
+        auto ar = check::judgeAllReduce(sweep, pairs.analysis.expected, static_cast<int>(pairs.analysis
+                                                                                            .nodeMedianBwGbps.size()),
+                                        limits.allreduce);
+        findings.insert(findings.end(), ar.begin(), ar.end());
+        sweep.params["bandwidth_bound_from_bytes"] = check::bandwidthBoundBytes(pairs.analysis.expected,
+                                                                                 limits.allreduce);
+      }
+      report.results.push_back(sweep);
+    }
+    if (!noPairs_) report.results.push_back(pairs.result);
+    if (!gate_.baselinePath.empty()) {
+      auto reg = check::compareWithBaseline(gate_.baseline, pairs.rows, haveSweep ? &sweep : nullptr,
+                                            check::bandwidthBoundBytes(pairs.analysis.expected, limits.allreduce),
+                                            limits.regressionPercent);
+      findings.insert(findings.end(), reg.begin(), reg.end());
+    }
+    for (Result& r : check::findingsToResults(findings)) report.results.push_back(std::move(r));
+    check::decideVerdict(report, gate_.strict);
+    report.phases.push_back({"verdict", phase.seconds()});
+    report.context.end_time = utcNowIso8601();
+    if (boot.rank() == 0) {
+      std::string text = check::summarize(report, gate_.strict);
+      if (!noPairs_ && !pairs.result.rows.empty()) text = check::renderPairTable(pairs.result) + text;
+      check::emitOutputs(report, gate_.out, text);
+    }
+    boot.barrier();  // keep every rank alive until rank 0 has written (mpirun ends the job on a non-zero exit)
+    return report.exit_code;
+  }
+
+  // The all-reduce phase: the registry's MPI backend, a few sizes, correctness on. Skipped (with the reason)
+  // on one rank or without the backend, never failed for that.
+  Result allReduce(Bootstrap& boot, const LauncherEnv& launcher) {
+    Result r;
+    r.key = "sweep.all_reduce";
+    r.kind = "check";
+    r.status = Status::kSkipped;
+    auto backend = Registry<collectives::Backend>::instance().create("mpi");
+    auto coll = Registry<collectives::Collective>::instance().create("all_reduce");
+    if (boot.size() < 2) {
+      r.message = "all-reduce skipped: one rank (launch one rank per node or more to test the fabric)";
+      return r;
+    }
+    if (!backend || !coll) {
+      r.message = "all-reduce skipped: this preflight has no MPI backend";
+      return r;
+    }
+    collectives::validateOptions(sweepOpts_, *coll, boot.size());
+    backend->init(boot, launcher);
+    return collectives::runSweep(*backend, boot, *coll, sweepOpts_);
+  }
+
+  bool quick_ = false, noProbes_ = false, noAllReduce_ = false, noPairs_ = false;
+  std::string engine_ = "mpi";
+  check::PairOptions pairOpts_;
+  collectives::SweepOptions sweepOpts_;
+  GateCli gate_;
+};
+
+PF_REGISTER_COMMAND(CheckCommand, "check");
+
+}  // namespace
+}  // namespace pf::cli

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// PF_NCCL_CHECK: an NCCL call that throws NcclError with the expression, NCCL's error string, its last error
+// message (which names the failing transport or peer), file:line and host; and the unique-id exchange. Shared
+// by every NCCL user.
+#pragma once
+
+#include <fmt/format.h>
+#include <nccl.h>
+
+#include "pf/environment.hpp"
+#include "pf/error.hpp"
+
+#define PF_NCCL_CHECK(expr)                                                                                   \
+  do {                                                                                                        \
+    ncclResult_t pf_nccl_rc = (expr);                                                                         \
+    if (pf_nccl_rc != ncclSuccess)                                                                            \
+      throw ::pf::NcclError(fmt::format("{} failed: {} / {} at {}:{} on {}", #expr,                           \
+                                        ncclGetErrorString(pf_nccl_rc), ncclGetLastError(nullptr), __FILE__,  \
+                                        __LINE__, ::pf::hostName()));                                         \
+  } while (0)
+
+#include <algorithm>
+#include <string>
+
+#include "pf/bootstrap.hpp"
+
+namespace pf {
+
+/// Rank 0 creates the NCCL unique id and every rank of `boot` receives it (a collective call), as nccl-tests
+/// does with MPI_Bcast.
+inline ncclUniqueId shareNcclUniqueId(Bootstrap& boot) {
+  ncclUniqueId id{};
+  std::string blob;
+  if (boot.rank() == 0) {
+    PF_NCCL_CHECK(ncclGetUniqueId(&id));
+    blob.assign(reinterpret_cast<const char*>(&id), sizeof id);
+  }
+  boot.broadcast(blob, 0);
+  std::copy(blob.begin(), blob.end(), reinterpret_cast<char*>(&id));
+  return id;
+}
+
+}  // namespace pf

@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright (c) 2026 The Preflight authors
+#
+# `preflight check` and `preflight pairs` on the simulated cluster (cluster.sh). One case per ctest test:
+#   healthy          4 nodes, nothing slowed: check --quick exits 0, every pair passes; JSON/JUnit/Prometheus valid
+#   slow             one random node slowed to 200 Mbit/s: exit 1 naming that node, its pairs, measured vs
+#                    expected, a remedy; --baseline with the healthy run reports the regression
+#   odd              3 nodes x 2 ranks: byes in every round, ranks grouped by host, exit 0
+#   pairs_slow_link  `preflight pairs` with one node slowed (full mode), names the node
+#   nccl_ifname      NCCL_SOCKET_IFNAME=nonexistent on one node: fails naming the node and the variable (needs
+#                    the net probe; skips with the reason when this build has none)
+#   quick_time       median of 5 `check --quick` runs on 4 nodes under 10 s
+#   cleanup          a case that fails half-way still leaves no namespace, veth or bridge behind
+# Environment (from CMake): PF_BIN, PF_SCHEMA, PF_VALIDATE, PF_PYTHON.
+# Prints PASS at the end; any "FAIL:" line fails the test; exit 77 = skipped.
+source "$(dirname "$0")/cluster.sh"
+PY=${PF_PYTHON:-/usr/bin/python3}
+OUTPUTS="$(dirname "$0")/validate_outputs.py"
+fail() { echo "FAIL: $*"; exit 1; }
+
+pf_cluster_require
+WORK=$(mktemp -d /tmp/pf-cluster-case.XXXXXX)
+cleanup_all() { pf_cluster_down; rm -rf "$WORK"; }
+case_name=$1
+shift
+
+validate_all() {  # validate_all PREFIX: PREFIX.json, PREFIX.xml, PREFIX.prom
+  "$PY" "$PF_VALIDATE" "$PF_SCHEMA" "$1.json" || fail "$1.json does not match the result schema"
+  "$PY" "$OUTPUTS" junit "$1.xml" || fail "$1.xml is not valid JUnit XML"
+  "$PY" "$OUTPUTS" prometheus "$1.prom" || fail "$1.prom breaks the Prometheus text format"
+  if command -v promtool >/dev/null; then
+    promtool check metrics <"$1.prom" || fail "promtool rejects $1.prom"
+  fi
+}
+
+run_check() {  # run_check PREFIX ARGS...: writes PREFIX.{json,xml,prom,out}, returns the exit code
+  local prefix=$1; shift
+  pf_cluster_mpirun "$PF_BIN" check --json "$prefix.json" --junit "$prefix.xml" "$@" >"$prefix.out" 2>&1
+  local rc=$?
+  cat "$prefix.out"
+  # The same document rendered offline must give the node_exporter textfile.
+  [ -f "$prefix.json" ] && "$PF_BIN" report "$prefix.json" --format prometheus -o "$prefix.prom"
+  return $rc
+}
+
+case "$case_name" in
+  healthy)
+    pf_cluster_up 4 || fail "cannot create the cluster"
+    trap cleanup_all EXIT
+    run_check "$WORK/h" --quick; rc=$?
+    [ $rc = 0 ] || fail "healthy cluster: exit $rc, expected 0"
+    validate_all "$WORK/h"
+    "$PY" - "$WORK/h.json" <<'PYEOF' || fail "healthy document content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+pairs = [r for r in d["results"] if r["kind"] == "pairs"][0]
+assert len(pairs["rows"]) == 6, f"{len(pairs['rows'])} pairs, expected 6"
+# Within limits = no pair fails. A warning (below 75% of the majority) is allowed: the simulated nodes share this
+# machine's two cores, so a pair measured while another process runs can lose a quarter of its bandwidth.
+assert all(r["status"] in ("pass", "warn") for r in pairs["rows"]), [r["reason"] for r in pairs["rows"]]
+assert {r["host_a"] for r in pairs["rows"]} | {r["host_b"] for r in pairs["rows"]} == {"node0", "node1", "node2", "node3"}
+assert pairs["metrics"]["rounds"] == 3
+assert [p["name"] for p in d["phases"]] == ["probes", "allreduce", "pairs", "verdict"], d["phases"]
+ar = [r for r in d["results"] if r["key"] == "sweep.all_reduce"][0]
+assert ar["status"] == "pass" and ar["metrics"]["wrong_total"] == 0
+assert d["exit_code"] == 0
+PYEOF
+    grep -q 'preflight check: PASS' "$WORK/h.out" || fail "no PASS summary"
+    grep -q 'preflight_pass{command="check"} 1' "$WORK/h.prom" || fail "prometheus: preflight_pass is not 1"
+    ;;
+  slow)
+    node=${PF_SLOW_NODE:-$((RANDOM % 4))}
+    echo "slowing node$node to 200mbit"
+    pf_cluster_up 4 || fail "cannot create the cluster"
+    trap cleanup_all EXIT
+    run_check "$WORK/base" --quick || fail "the healthy baseline run failed"
+    pf_cluster_slow "$node" 200mbit || fail "tc tbf failed"
+    run_check "$WORK/s" --quick --baseline "$WORK/base.json"; rc=$?
+    [ $rc = 1 ] || fail "slowed node$node: exit $rc, expected 1"
+    validate_all "$WORK/s"
+    grep -q "failing: node$node\$" "$WORK/s.out" || fail "the summary does not name node$node (alone) as failing"
+    grep -q "FAIL  node$node \[check.pairs.node_bandwidth\]" "$WORK/s.out" || fail "no node_bandwidth finding"
+    grep -q "remedy: drain node$node" "$WORK/s.out" || fail "no remedy naming node$node"
+    "$PY" - "$WORK/s.json" "$node" <<'PYEOF' || fail "slow document content"
+import json, sys
+d = json.load(open(sys.argv[1])); host = "node" + sys.argv[2]
+f = [r for r in d["results"] if r["key"] == "check.pairs.node_bandwidth"]
+assert len(f) == 1 and f[0]["host"] == host and f[0]["status"] == "fail", f
+ev = [e for e in f[0]["evidence"] if "pair" in e]
+assert len(ev) == 3 and all(host in e["pair"].split("-") for e in ev), ev
+for e in ev:  # measured vs expected, both present
+    assert e["bw_gbps"] < 0.1 and e["expected_gbps"] > 0.3 and e["pct_of_expected"] < 20, e
+assert "expected" in f[0]["message"] and f[0]["remedy"]
+assert not [r for r in d["results"] if r["key"].startswith("check.pairs") and r["host"] not in (host,)], \
+    "another node or link was blamed"
+reg = [r for r in d["results"] if r["key"] == "check.baseline.regression"]
+assert len(reg) >= 3 and all(host in r["host"].split(",") for r in reg if r["host"]), reg
+PYEOF
+    grep -q "preflight_node_failed{command=\"check\",host=\"node$node\"} 1" "$WORK/s.prom" ||
+      fail "prometheus: node$node not marked failed"
+    "$PY" - "$WORK/s.xml" "$node" <<'PYEOF' || fail "junit: no failure for the slowed node"
+import sys, xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+assert any("node" + sys.argv[2] in c.get("name") and c.find("failure") is not None for c in cases)
+PYEOF
+    ;;
+  odd)
+    PF_PPN=2 pf_cluster_up 3 || fail "cannot create the cluster"
+    trap cleanup_all EXIT
+    PF_PPN=2 run_check "$WORK/o" --quick; rc=$?
+    [ $rc = 0 ] || fail "3 nodes x 2 ranks: exit $rc, expected 0"
+    "$PY" "$PF_VALIDATE" "$PF_SCHEMA" "$WORK/o.json" || fail "schema"
+    "$PY" - "$WORK/o.json" <<'PYEOF' || fail "odd document content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["context"]["world_size"] == 6 and d["context"]["node_count"] == 3, d["context"]
+rows = [r for r in d["results"] if r["kind"] == "pairs"][0]["rows"]
+assert len(rows) == 3 and sorted(r["round"] for r in rows) == [0, 1, 2], rows
+assert all(r["rank_a"] % 2 == 0 and r["rank_b"] % 2 == 0 for r in rows), "a non-leader rank ran a pair"
+PYEOF
+    ;;
+  pairs_slow_link)
+    node=${PF_SLOW_NODE:-$((RANDOM % 4))}
+    pf_cluster_up 4 || fail "cannot create the cluster"
+    trap cleanup_all EXIT
+    pf_cluster_slow "$node" 200mbit || fail "tc tbf failed"
+    pf_cluster_mpirun "$PF_BIN" pairs --max-seconds 0.5 --json "$WORK/p.json" >"$WORK/p.out" 2>&1; rc=$?
+    cat "$WORK/p.out"
+    [ $rc = 1 ] || fail "pairs with node$node slowed: exit $rc, expected 1"
+    "$PY" "$PF_VALIDATE" "$PF_SCHEMA" "$WORK/p.json" || fail "schema"
+    grep -q "failing: node$node\$" "$WORK/p.out" || fail "pairs does not name node$node"
+    ;;
+  nccl_ifname)
+    if "$PF_BIN" check --help | grep -q 'built without the probes' || ! "$PF_BIN" --help | grep -q '^ *probe'; then
+      echo "SKIP: this preflight has no probes (the net probe checks NCCL_SOCKET_IFNAME)"; exit 77
+    fi
+    node=${PF_SLOW_NODE:-$((RANDOM % 4))}
+    pf_cluster_up 4 || fail "cannot create the cluster"
+    trap cleanup_all EXIT
+    # One node's environment names an interface that does not exist there (a per-node wrapper, as a broken
+    # node image or prolog would do).
+    cat >"$WORK/wrap.sh" <<WEOF
+#!/bin/sh
+[ "\$(hostname)" = "node$node" ] && export NCCL_SOCKET_IFNAME==ib_nonexistent0
+exec "\$@"
+WEOF
+    chmod +x "$WORK/wrap.sh"
+    pf_cluster_mpirun "$WORK/wrap.sh" "$PF_BIN" check --quick --json "$WORK/n.json" >"$WORK/n.out" 2>&1; rc=$?
+    cat "$WORK/n.out"
+    [ $rc = 1 ] || fail "NCCL_SOCKET_IFNAME broken on node$node: exit $rc, expected 1"
+    grep -q "node$node" "$WORK/n.out" && grep -q NCCL_SOCKET_IFNAME "$WORK/n.out" ||
+      fail "the summary does not name node$node and NCCL_SOCKET_IFNAME"
+    ;;
+  quick_time)
+    pf_cluster_up 4 || fail "cannot create the cluster"
+    trap cleanup_all EXIT
+    times=()
+    for i in 1 2 3 4 5; do
+      t0=$(date +%s.%N)
+      pf_cluster_mpirun "$PF_BIN" check --quick >/dev/null 2>&1 || fail "run $i did not pass"
+      times+=("$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')")
+    done
+    median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
+    echo "check --quick on 4 nodes, 5 runs (s): ${times[*]}; median $median"
+    awk -v m="$median" 'BEGIN { exit !(m < 10) }' || fail "median $median s is not under 10 s"
+    ;;
+  cleanup)
+    # A child that builds a cluster, slows a node and then fails must leave nothing behind.
+    id=pfc$$
+    PF_ID=$id bash -c "source '$PF_CLUSTER_DIR/cluster.sh'; pf_cluster_up 3 || exit 3; pf_cluster_slow 1 100mbit; false; exit 1"
+    [ $? = 1 ] || fail "the failing child did not fail as planned"
+    left=$( (ip netns list; ip link show) | grep -c "$id")
+    [ "$left" = 0 ] || fail "$left namespaces or links named $id were left behind"
+    # The same after SIGTERM (what `timeout` sends).
+    PF_ID=${id}k bash -c "source '$PF_CLUSTER_DIR/cluster.sh'; pf_cluster_up 2; sleep 60 >/dev/null 2>&1 & wait \$!" >/dev/null 2>&1 &
+    child=$!
+    sleep 2
+    kill -TERM $child; wait $child 2>/dev/null
+    left=$( (ip netns list; ip link show) | grep -c "${id}k")
+    [ "$left" = 0 ] || fail "$left namespaces or links named ${id}k were left behind after SIGTERM"
+    # And after SIGKILL, which no trap sees: the next pf_cluster_up reaps what a dead run left.
+    bash -c "source '$PF_CLUSTER_DIR/cluster.sh'; pf_cluster_up 2; sleep 60 >/dev/null 2>&1 & wait \$!" >/dev/null 2>&1 &
+    child=$!
+    sleep 2
+    dead=$( (ip netns list; ip link show) | grep -c "pf${child}")
+    kill -KILL $child; wait $child 2>/dev/null
+    [ "$dead" -gt 0 ] || fail "the child did not build its cluster"
+    (pf_cluster_up 2 && pf_cluster_down) || fail "cannot build a cluster after a killed run"
+    left=$( (ip netns list; ip link show) | grep -c "pf${child}")
+    [ "$left" = 0 ] || fail "$left namespaces or links of killed run pf$child were not reaped"
+    ;;
+  *) fail "unknown case '$case_name'" ;;
+esac
+echo PASS

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "pair_analysis.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "pair_fixtures.hpp"
+#include "pf/error.hpp"
+
+namespace pf::check {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::makeMatrix;
+
+TEST(Expectation, HealthyMajorityIgnoresOneSlowNode) {
+  for (int n : {3, 4, 5, 8, 16}) {
+    auto m = makeMatrix(n, 1.5, {n - 1});
+    Expectation e = expectFromMajority(m.rows, n, 0.5, 5);
+    ASSERT_TRUE(e.bwGbps) << n;
+    EXPECT_NEAR(*e.bwGbps, 1.5, 0.16) << n;
+    EXPECT_NEAR(*e.latUs, 40, 5) << n;
+    EXPECT_TRUE(e.relative);
+    EXPECT_THAT(e.source, HasSubstr("healthy majority"));
+  }
+}
+
+TEST(Expectation, TwoNodesHaveNoMajority) {
+  auto m = makeMatrix(2, 1.5);
+  Expectation e = expectFromMajority(m.rows, 2, 0.5, 5);
+  EXPECT_FALSE(e.relative);
+  EXPECT_THAT(e.source, HasSubstr("no majority"));
+}
+
+TEST(Expectation, FromLinkRates) {
+  // 2 x 200 Gbit/s on one node, 1 x 100 on another: one port used -> the slower node's best port.
+  std::vector<NodeLinks> links = {{"a", {200, 200}}, {"b", {100}}};
+  EXPECT_DOUBLE_EQ(*expectFromLinks(links, 1), 12.5);
+  EXPECT_DOUBLE_EQ(*expectFromLinks({{"a", {200, 200}}, {"b", {400, 0}}}, 2), 50.0);
+  EXPECT_FALSE(expectFromLinks({{"a", {200}}, {"b", {}}}, 1));  // one unknown node: no figure
+  EXPECT_FALSE(expectFromLinks({}, 1));
+}
+
+TEST(PairAnalysis, HealthyMatrixHasNoFindings) {
+  auto m = makeMatrix(8, 1.5);
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+  EXPECT_EQ(a.status, Status::kPass);
+  EXPECT_TRUE(a.findings.empty());
+  for (const PairRow& r : m.rows) {
+    EXPECT_EQ(r.status, Status::kPass);
+    ASSERT_TRUE(r.pct_of_expected);
+    EXPECT_NEAR(*r.pct_of_expected, 100, 15);
+  }
+}
+
+TEST(PairAnalysis, NamesTheSlowNodeWhicheverItIs) {
+  for (int n : {3, 4, 5, 8}) {
+    for (int slow = 0; slow < n; ++slow) {
+      auto m = makeMatrix(n, 1.5, {slow});
+      PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+      ASSERT_EQ(a.findings.size(), 1u) << "n=" << n << " slow=" << slow;
+      const Finding& f = a.findings[0];
+      EXPECT_EQ(f.check, "pairs.node_bandwidth");
+      EXPECT_EQ(f.status, Status::kFail);
+      EXPECT_EQ(f.hosts, std::vector<std::string>{"node" + std::to_string(slow)});
+      EXPECT_THAT(f.message, HasSubstr("0.025 GB/s"));
+      EXPECT_THAT(f.message, HasSubstr("expected 1."));
+      EXPECT_THAT(f.remedy, HasSubstr("drain node" + std::to_string(slow)));
+      // Evidence: every pair of the node plus the node's robust statistics.
+      EXPECT_EQ(f.evidence.size(), static_cast<size_t>(n - 1) + 1);
+      EXPECT_LT(a.nodeRobustZ[static_cast<size_t>(slow)], -3);
+    }
+  }
+}
+
+TEST(PairAnalysis, OneSlowLinkIsALinkNotANode) {
+  auto m = makeMatrix(6, 1.5, {}, {{1, 4}});
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0].check, "pairs.link");
+  EXPECT_EQ(a.findings[0].hosts, (std::vector<std::string>{"node1", "node4"}));
+  EXPECT_THAT(a.findings[0].remedy, HasSubstr("path between node1 and node4"));
+}
+
+TEST(PairAnalysis, TwoSlowNodesAmongEight) {
+  auto m = makeMatrix(8, 1.5, {2, 5});
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+  std::set<std::string> named;
+  for (const Finding& f : a.findings) {
+    EXPECT_EQ(f.check, "pairs.node_bandwidth");
+    named.insert(f.hosts.at(0));
+  }
+  EXPECT_EQ(named, (std::set<std::string>{"node2", "node5"}));
+}
+
+TEST(PairAnalysis, HalfSpeedWarnsThreeQuartersPasses) {
+  auto m = makeMatrix(4, 2.0, {}, {{0, 1}}, 1.3);  // 65%: warn (between 50% and 75%)
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0].status, Status::kWarn);
+  EXPECT_EQ(a.status, Status::kWarn);
+}
+
+TEST(PairAnalysis, SlowLatencyNodeIsNamedByLatency) {
+  auto m = makeMatrix(4, 1.5);
+  for (PairRow& r : m.rows)
+    if (r.node_a == 3 || r.node_b == 3) r.lat_us = 900;
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0].check, "pairs.node_latency");
+  EXPECT_EQ(a.findings[0].hosts[0], "node3");
+}
+
+TEST(PairAnalysis, LatencySlackKeepsNoiseOnFastLinksFromFailing) {
+  // 5 us expected, 40 us measured: 8x, but only 35 us above: within the 100 us slack.
+  auto m = makeMatrix(4, 1.5, {}, {}, 0.025, 5);
+  m.rows[0].lat_us = 40;
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+  EXPECT_TRUE(a.findings.empty());
+}
+
+TEST(PairAnalysis, TwoNodesUseAbsoluteLimitsAndSayWhichEndIsUnknown) {
+  auto m = makeMatrix(2, 0.025);
+  PairAnalysis healthy = analyzePairs(m.rows, m.nodes, PairLimits{});
+  EXPECT_TRUE(healthy.findings.empty());  // nothing to compare with
+  PairLimits floor;
+  floor.bwMinGbps = 1.0;
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, floor);
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0].check, "pairs.link");
+  EXPECT_THAT(a.findings[0].remedy, HasSubstr("cannot tell which end"));
+}
+
+TEST(PairAnalysis, TopologyExpectationJudgesEvenAUniformlySlowCluster) {
+  // Every pair at 1.5 GB/s on 100 Gbit/s links (12.5 GB/s): the majority looks fine, the topology says no.
+  auto m = makeMatrix(4, 1.5);
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{}, 12.5, "100 Gbit/s");
+  EXPECT_EQ(a.status, Status::kFail);
+  EXPECT_TRUE(a.expected.fromTopology);
+  EXPECT_NEAR(*m.rows[0].pct_of_expected, 12, 2);
+}
+
+TEST(PairRow, JsonRoundTrip) {
+  auto m = makeMatrix(3, 1.5, {1});
+  analyzePairs(m.rows, m.nodes, PairLimits{});
+  for (const PairRow& r : m.rows) {
+    PairRow back = pairRowFromJson(toJson(r));
+    EXPECT_EQ(toJson(back), toJson(r));
+  }
+  EXPECT_THROW(pairRowFromJson(Json{{"round", 1}}), UsageError);
+}
+
+}  // namespace
+}  // namespace pf::check

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The driver with in-process ranks (thread bootstraps) and a scripted engine: which ranks meet, in which
+// rounds, and what the phase makes of the rows. No MPI.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <set>
+#include <thread>
+#include <tuple>
+
+#include "pairs_phase.hpp"
+
+namespace pf::check {
+namespace {
+
+using ::testing::HasSubstr;
+
+struct CallLog {
+  std::mutex mu;
+  std::vector<std::tuple<int, int, bool>> calls;  // (rank, peer, initiator)
+};
+
+// Answers from a script: pairs touching a rank in `slow` get 0.02 GB/s, others 2 GB/s.
+class ScriptedEngine final : public PairEngine {
+ public:
+  ScriptedEngine(CallLog& log, std::set<int> slow) : log_(log), slow_(std::move(slow)) {}
+  std::string name() const override { return "scripted"; }
+  void init(Bootstrap& boot, const LauncherEnv&) override { rank_ = boot.rank(); }
+  PairSample measure(int peer, bool initiator, const PairOptions&) override {
+    {
+      std::lock_guard<std::mutex> lock(log_.mu);
+      log_.calls.emplace_back(rank_, peer, initiator);
+    }
+    if (!initiator) return {};
+    const double bw = slow_.count(rank_) || slow_.count(peer) ? 0.02 : 2.0;
+    return PairSample{bw, bw, 30.0, 1, 1};
+  }
+  Json info() const override { return Json::object(); }
+
+ private:
+  CallLog& log_;
+  std::set<int> slow_;
+  int rank_ = -1;
+};
+
+// Runs the phase on `hosts.size()` thread ranks; returns rank 0's outcome.
+PairsPhase runOnThreads(const std::vector<std::string>& hosts, CallLog& log, const std::set<int>& slow) {
+  const int n = static_cast<int>(hosts.size());
+  auto boots = makeThreadBootstraps(n);
+  std::vector<PairsPhase> out(static_cast<size_t>(n));
+  std::vector<std::thread> threads;
+  for (int r = 0; r < n; ++r)
+    threads.emplace_back([&, r] {
+      ScriptedEngine engine(log, slow);
+      engine.init(*boots[static_cast<size_t>(r)], LauncherEnv{});
+      out[static_cast<size_t>(r)] =
+          runPairsPhase(engine, *boots[static_cast<size_t>(r)], hosts, PairOptions{}, Thresholds{}, {}, 1);
+    });
+  for (auto& t : threads) t.join();
+  // Every rank ends with the same rows.
+  for (int r = 1; r < n; ++r) EXPECT_EQ(out[static_cast<size_t>(r)].result.rows, out[0].result.rows);
+  return out[0];
+}
+
+TEST(PairDriver, LeadersMeetEveryOtherNodeOnce) {
+  CallLog log;
+  // Five nodes, two ranks on most: leaders are ranks 0, 2, 4, 6, 8; rank 1, 3, 5, 7 only wait.
+  std::vector<std::string> hosts = {"n0", "n0", "n1", "n1", "n2", "n2", "n3", "n3", "n4"};
+  PairsPhase p = runOnThreads(hosts, log, {});
+  ASSERT_EQ(p.rows.size(), 10u);
+  EXPECT_EQ(p.result.metrics["rounds"], 5);  // odd: N rounds with a bye each
+  std::set<std::pair<std::string, std::string>> pairs;
+  for (const PairRow& r : p.rows) {
+    EXPECT_EQ(r.rank_a % 2, 0);
+    EXPECT_EQ(r.rank_b % 2, 0);
+    EXPECT_TRUE(pairs.emplace(r.host_a, r.host_b).second);
+    EXPECT_EQ(r.status, Status::kPass);
+  }
+  // Each call has its mirror: the peer called with this rank and the opposite role.
+  std::multiset<std::tuple<int, int, bool>> calls(log.calls.begin(), log.calls.end());
+  for (auto [rank, peer, init] : log.calls) {
+    EXPECT_EQ(rank % 2, 0) << "a non-leader rank ran a pair";
+    EXPECT_EQ(calls.count({peer, rank, !init}), 1u);
+  }
+  EXPECT_EQ(log.calls.size(), 20u);
+  EXPECT_EQ(p.result.status, Status::kPass);
+  EXPECT_THAT(p.result.message, HasSubstr("every pair within limits"));
+}
+
+TEST(PairDriver, SlowNodeFailsThePhaseAndIsNamed) {
+  CallLog log;
+  std::vector<std::string> hosts = {"a", "b", "c", "d"};
+  PairsPhase p = runOnThreads(hosts, log, {2});
+  EXPECT_EQ(p.result.status, Status::kFail);
+  ASSERT_EQ(p.analysis.findings.size(), 1u);
+  EXPECT_EQ(p.analysis.findings[0].hosts, std::vector<std::string>{"c"});
+  EXPECT_THAT(p.result.message, HasSubstr("3 of 6 pairs outside limits"));
+  EXPECT_EQ(p.result.rows.size(), 6u);
+  EXPECT_THAT(renderPairTable(p.result), HasSubstr("fail"));
+}
+
+TEST(PairDriver, OneNodeIsSkippedWithTheReason) {
+  CallLog log;
+  PairsPhase p = runOnThreads({"solo", "solo"}, log, {});
+  EXPECT_EQ(p.result.status, Status::kSkipped);
+  EXPECT_THAT(p.result.message, HasSubstr("at least two nodes"));
+  EXPECT_TRUE(log.calls.empty());
+}
+
+}  // namespace
+}  // namespace pf::check
