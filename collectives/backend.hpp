@@ -53,6 +53,11 @@ class Backend {
   virtual void toDevice(void* dst, const void* src, size_t bytes) = 0;
   virtual void toHost(void* dst, const void* src, size_t bytes) = 0;
   virtual void launch(const Launch& op) = 0;
+  /// Launches `op` `times` times back to back: the timed loop. A backend may resolve types and ops once
+  /// here, so that the loop costs what a hand-written loop of library calls costs (bench/sweep_vs_bare).
+  virtual void launchRepeated(const Launch& op, int times) {
+    for (int i = 0; i < times; ++i) launch(op);
+  }
   virtual void complete() = 0;
   /// Time of one operation in microseconds, launched and completed.
   virtual double timeOne(const Launch& op) = 0;
