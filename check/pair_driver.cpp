@@ -11,13 +11,19 @@ namespace pf::check {
 
 PairRun runPairs(PairEngine& engine, Bootstrap& boot, const std::vector<std::string>& hostOfRank,
                  const PairOptions& opts, const std::function<void(int, int)>& onRound) {
+  NodeMap nodes = groupByHost(hostOfRank);
+  const auto rounds = tournamentRounds(nodes.nodeCount());
+  return runRounds(engine, boot, nodes, rounds, opts, onRound);
+}
+
+PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, const std::vector<Round>& rounds,
+                  const PairOptions& opts, const std::function<void(int, int)>& onRound) {
   PairRun run;
-  run.nodes = groupByHost(hostOfRank);
+  run.nodes = nodes;
   const NodeMap& m = run.nodes;
   const int me = boot.rank();
   const int myNode = m.nodeOfRank.at(static_cast<size_t>(me));
   const bool leader = m.leader[static_cast<size_t>(myNode)] == me;
-  const auto rounds = tournamentRounds(m.nodeCount());
   Timer total;
   Json mine = Json::array();
   for (size_t r = 0; r < rounds.size(); ++r) {

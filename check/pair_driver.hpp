@@ -13,6 +13,7 @@
 #include "node_map.hpp"
 #include "pair_engine.hpp"
 #include "pair_row.hpp"
+#include "tournament.hpp"
 
 namespace pf::check {
 
@@ -27,5 +28,9 @@ struct PairRun {
 /// @param onRound called on rank 0 after each round with (round, rounds) for progress output; may be empty
 PairRun runPairs(PairEngine& engine, Bootstrap& boot, const std::vector<std::string>& hostOfRank,
                  const PairOptions& opts, const std::function<void(int, int)>& onRound = {});
+
+/// Runs the given rounds of node pairs (a collective call); the tournament, or a few pairs measured again.
+PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, const std::vector<Round>& rounds,
+                  const PairOptions& opts, const std::function<void(int, int)>& onRound = {});
 
 }  // namespace pf::check

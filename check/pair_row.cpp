@@ -44,6 +44,7 @@ Json toJson(const PairRow& r) {
               {"lat_us", r.lat_us},
               {"lat_size_bytes", r.lat_size_bytes},
               {"seconds", r.seconds},
+              {"measurements", r.measurements},
               {"expected_gbps", opt(r.expected_gbps)},
               {"pct_of_expected", opt(r.pct_of_expected)},
               {"expected_lat_us", opt(r.expected_lat_us)},
@@ -69,6 +70,7 @@ PairRow pairRowFromJson(const Json& j) {
   r.lat_us = field<double>(j, "lat_us");
   r.lat_size_bytes = field<uint64_t>(j, "lat_size_bytes");
   r.seconds = field<double>(j, "seconds");
+  r.measurements = j.contains("measurements") ? field<int>(j, "measurements") : 1;  // absent before v0.1.1
   r.expected_gbps = optField(j, "expected_gbps");
   r.pct_of_expected = optField(j, "pct_of_expected");
   r.expected_lat_us = optField(j, "expected_lat_us");

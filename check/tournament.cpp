@@ -30,6 +30,18 @@ std::vector<Round> tournamentRounds(int n) {
   return rounds;
 }
 
+std::vector<Round> disjointRounds(const std::vector<std::pair<int, int>>& pairs) {
+  std::vector<Round> rounds;
+  for (const auto& p : pairs) {
+    auto fits = [&](const Round& r) { return partnerIn(r, p.first) < 0 && partnerIn(r, p.second) < 0; };
+    auto it = std::find_if(rounds.begin(), rounds.end(), fits);
+    if (it == rounds.end()) it = rounds.insert(rounds.end(), Round{});
+    it->push_back(p);
+  }
+  for (Round& r : rounds) std::sort(r.begin(), r.end());
+  return rounds;
+}
+
 int partnerIn(const Round& round, int node) {
   for (const auto& [a, b] : round) {
     if (a == node) return b;

@@ -17,6 +17,10 @@ using Round = std::vector<std::pair<int, int>>;
 /// The rounds for `n` nodes; empty for n < 2. Each unordered pair appears in exactly one round.
 std::vector<Round> tournamentRounds(int n);
 
+/// Rounds of disjoint pairs covering `pairs` (each (a, b) with a < b), greedily in the given order: used to
+/// measure a few pairs again without running the whole tournament.
+std::vector<Round> disjointRounds(const std::vector<std::pair<int, int>>& pairs);
+
 /// The partner of `node` in `round`, or -1 when it has a bye.
 int partnerIn(const Round& round, int node);
 

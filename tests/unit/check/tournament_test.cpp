@@ -50,6 +50,25 @@ TEST(Tournament, PartnerAndBye) {
   EXPECT_EQ(byes, 3);  // one bye per round, each node once
 }
 
+TEST(Tournament, DisjointRoundsForAFewPairs) {
+  // Three pairs sharing node 2 need three rounds; (0, 1) joins the first round where neither node is busy.
+  auto rounds = disjointRounds({{0, 2}, {1, 2}, {2, 3}, {0, 1}});
+  ASSERT_EQ(rounds.size(), 3u);
+  EXPECT_EQ(rounds[0], (Round{{0, 2}}));
+  EXPECT_EQ(rounds[1], (Round{{1, 2}}));
+  EXPECT_EQ(rounds[2], (Round{{0, 1}, {2, 3}}));
+  size_t total = 0;
+  for (const Round& r : rounds) {
+    std::set<int> seen;
+    for (auto [a, b] : r) {
+      EXPECT_TRUE(seen.insert(a).second && seen.insert(b).second) << "a node twice in one round";
+      ++total;
+    }
+  }
+  EXPECT_EQ(total, 4u);
+  EXPECT_TRUE(disjointRounds({}).empty());
+}
+
 TEST(NodeMap, GroupsRanksByHostInOrderOfFirstRank) {
   NodeMap m = groupByHost({"b", "b", "a", "c", "a"});
   ASSERT_EQ(m.nodeCount(), 3);
