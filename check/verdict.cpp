@@ -48,8 +48,9 @@ std::string summarize(const RunReport& report, bool strict) {
     // A phase that could not run is said so, so that a PASS never hides an untested part.
     if (r.status == Status::kSkipped) skipped += fmt::format("SKIP  [{}] {}\n", r.key, r.message);
     if (r.status != Status::kFail && r.status != Status::kError && r.status != Status::kWarn) continue;
-    // A pair matrix or a sweep that failed is explained by its findings (kind "check"), which name the nodes.
-    if (r.kind == "pairs" || r.kind == "sweep") continue;
+    // A pair matrix, a sweep or a probe that failed is explained by its findings (kind "check"), which name
+    // the nodes; listing both would say everything twice.
+    if (r.kind == "pairs" || r.kind == "sweep" || r.kind == "probe") continue;
     ++problems;
     if (r.status != Status::kWarn && !r.host.empty()) {
       std::vector<std::string> hosts = r.params.value("hosts", std::vector<std::string>{r.host});
