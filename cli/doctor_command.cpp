@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// `preflight doctor FILE... [-]`: reads NCCL / PyTorch / MPI logs, names the most likely causes with their
+// evidence (file:line) and fix, summarises what NCCL did, and with --confirm checks the cause on this node.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "analysis.hpp"
+#include "command.hpp"
+#include "confirm.hpp"
+#include "line_normalizer.hpp"
+#include "log_reader.hpp"
+#include "pf/error.hpp"
+#include "pf/report_io.hpp"
+#include "pf/timer.hpp"
+#include "report.hpp"
+#include "rule_catalog.hpp"
+
+namespace pf::cli {
+namespace {
+
+class DoctorCommand final : public Command {
+ public:
+  std::string name() const override { return "doctor"; }
+  std::string summary() const override { return "diagnose NCCL / distributed-training failures from their logs"; }
+
+  void setup(CLI::App& app) override {
+    app.add_option("files", files_, "log files to read ('-' = stdin); several files are read as one job")
+        ->required();
+    app.add_option("--json", jsonPath_, "write the result document to FILE ('-' = stdout)");
+    app.add_flag("--confirm", confirm_, "run each diagnosis's node check here (interface, /dev/shm, memlock...)");
+    app.add_option("--rules", rulesDir_, "load the rules catalog from DIR (<category>.json files) instead of the "
+                                         "built-in one");
+    app.add_option("--root", root_, "read /sys, /dev and /etc under DIR for --confirm (a captured tree)");
+    app.add_flag("-v,--verbose", verbose_, "show every evidence line, the links and each process's NCCL setup");
+    app.footer(
+        "Reads NCCL INFO/WARN lines with any prefix (timestamps, torchrun [rankN]:, srun -l, Open MPI [1,N]<stdout>:,\n"
+        "Kubernetes/Azure timestamps, ANSI colours), PyTorch tracebacks and watchdog messages, Open MPI and libfabric\n"
+        "errors. Rules live in doctor/rules/<category>.json (docs/doctor-rules.md).\n"
+        "Exit code: 0 nothing diagnosed, 1 a problem was diagnosed, 2 unreadable input or bad rules.\n\n"
+        "Examples:\n"
+        "  preflight doctor slurm-1234.out\n"
+        "  preflight doctor logs/rank*.log --json diagnosis.json\n"
+        "  kubectl logs trainer-0 | preflight doctor -\n"
+        "  preflight doctor job.log --confirm          # also check the cause on this node");
+  }
+
+  int run(const Invocation& inv) override {
+    checkWritable(jsonPath_);
+    RunReport report;
+    report.context.command = "doctor";
+    report.context.version = version();
+    // File names go into the JSON document, which must be UTF-8 whatever bytes the names hold.
+    for (int i = 0; i < *inv.argc; ++i) report.context.argv.push_back(doctor::validUtf8((*inv.argv)[i]));
+    report.context.start_time = utcNowIso8601();
+    doctor::Catalog catalog = rulesDir_.empty() ? doctor::builtinCatalog() : doctor::loadCatalogDir(rulesDir_);
+    std::vector<doctor::Source> sources;
+    int stdinCount = 0;
+    for (const auto& f : files_) {
+      if (f == "-" && ++stdinCount > 1) throw UsageError("'-' (stdin) can be given only once");
+      sources.push_back({f == "-" ? "<stdin>" : f, doctor::readLog(f)});
+    }
+    Timer timer;
+    doctor::Analysis analysis = doctor::analyze(catalog, sources);
+    report.phases.push_back({"analyze", timer.seconds()});
+    if (confirm_) runConfirms(analysis);
+    report.results = doctor::toResults(analysis);
+    report.context.end_time = utcNowIso8601();
+    Json inputs = Json::array();
+    for (const auto& f : files_) inputs.push_back(doctor::validUtf8(f));
+    report.context.extra = {{"inputs", inputs}, {"rules", catalog.rules.size()}};
+    const bool found = !analysis.diagnoses.empty();
+    report.verdict = found ? Status::kFail : Status::kPass;
+    report.exit_code = found ? static_cast<int>(ExitCode::kCheckFailed) : 0;
+    if (!jsonPath_.empty()) writeReport(report, jsonPath_);
+    if (jsonPath_ != "-") std::cout << doctor::renderText(analysis, verbose_);
+    return report.exit_code;
+  }
+
+ private:
+  void runConfirms(doctor::Analysis& a) const {
+    doctor::ConfirmContext ctx;
+    ctx.root = root_.empty() ? "/" : root_;
+    for (const char* v : {"NCCL_SOCKET_IFNAME"})
+      if (const char* e = std::getenv(v)) ctx.env[v] = e;
+    for (auto& d : a.diagnoses) {
+      if (d.rule->probe.empty()) {
+        d.confirm = "unknown";
+        d.confirmDetail = "no node check exists for this cause; run the commands listed under fix";
+        continue;
+      }
+      ctx.captures = d.captures;
+      doctor::ConfirmOutcome o = doctor::runConfirm(d.rule->probe, ctx);
+      d.confirm = o.status;
+      d.confirmDetail = o.detail;
+      d.confirmMeasured = o.measured;
+    }
+  }
+
+  std::vector<std::string> files_;
+  std::string jsonPath_, rulesDir_, root_;
+  bool confirm_ = false, verbose_ = false;
+};
+
+PF_REGISTER_COMMAND(DoctorCommand, "doctor");
+
+}  // namespace
+}  // namespace pf::cli

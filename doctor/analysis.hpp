@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The doctor's pipeline over a set of inputs: scan every input once (Matcher), normalise only the lines that
+// matched, feed the INFO extractor, evaluate the rules (every group of a rule must match somewhere in the
+// inputs, nothing in `unless` may), rank the diagnoses by confidence, and run the per-rank analysis.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "evidence.hpp"
+#include "info_extractor.hpp"
+#include "rank_analysis.hpp"
+#include "rule_catalog.hpp"
+
+namespace pf::doctor {
+
+/// One input: a file's name as given (or "<stdin>") and its text.
+struct Source {
+  std::string name;
+  std::string text;
+};
+
+struct Diagnosis {
+  const Rule* rule = nullptr;
+  std::vector<Evidence> evidence;  ///< the first lines per matched group, at most kMaxEvidence in all
+  std::size_t hits = 0;            ///< matching lines in all inputs
+  std::map<std::string, std::string> captures;
+  std::set<std::string> hosts;
+  std::set<int> ranks;
+  std::string confirm;  ///< "", "confirmed", "refuted", "unknown" (after --confirm)
+  std::string confirmDetail;
+  Json confirmMeasured = Json::object();
+  /// The fix with {capture} placeholders filled in.
+  std::string fixText() const;
+};
+
+struct Analysis {
+  std::vector<Diagnosis> diagnoses;  ///< ranked: most likely cause first
+  InfoExtractor info;
+  RankReport ranks;
+  std::size_t bytes = 0, lines = 0;
+};
+
+inline constexpr std::size_t kMaxEvidence = 6;
+
+Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources);
+
+}  // namespace pf::doctor

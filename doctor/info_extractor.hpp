@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// What NCCL actually did, read from its INFO lines: versions per process, the net plugin and network chosen,
+// bootstrap/socket interfaces, HCAs, GPU Direct RDMA, the transports between peers, channels, algorithms and
+// the communicator init progress. From these it derives facts that rules can use (see docs/doctor-rules.md):
+//   nccl_versions_differ        ranks report different "NCCL version" strings
+//   virtual_interface_selected  a bootstrap/socket interface is lo, docker*, veth*, virbr*, cni*, flannel*
+//   socket_fallback_with_rdma   "Using network Socket" on a host whose RDMA device NCCL saw but could not use
+//   gdr_disabled                "GPU Direct RDMA Disabled" for some HCA
+//   nccl_tests_stalled          nccl-tests with several GPUs on one host printed its devices, then nothing
+// Formats handled are those of nccl_info_startup_examples.txt (NCCL 2.4 "Ring" lines through 2.19+).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "evidence.hpp"
+#include "line_normalizer.hpp"
+#include "pf/result.hpp"
+
+namespace pf::doctor {
+
+struct ProcessInfo {
+  std::string host;
+  std::string ncclVersion, cudaVersion;   ///< "2.19.3", "12.3"
+  int cudaDriver = -1;                    ///< cudaDriverVersion, e.g. 12000
+  std::string netPlugin;                  ///< "internal" or the plugin named
+  std::string network;                    ///< "IB", "Socket", "AWS Libfabric", "IBext"...
+  std::vector<std::string> bootstrapIfs, socketIfs, hcas;
+  std::string oobIf;
+  bool ibNoDevice = false, ibOpenFailed = false, relaxedOrdering = false;
+  std::set<std::string> gdrDisabledHcas;
+  bool gdrUsed = false;
+  Evidence networkEvidence;  ///< the "Using network" line
+};
+
+struct Flag {
+  std::string id;       ///< "socket_fallback_with_rdma", ...
+  std::string message;
+  Evidence evidence;
+};
+
+class InfoExtractor {
+ public:
+  /// Literals whose lines the extractor needs (fed to the Matcher as taps).
+  static const std::vector<std::string>& taps();
+
+  void feed(const NormLine& line, const Evidence& ev);
+  /// Derives facts and flags; call once after the last feed().
+  void finish();
+
+  const std::map<std::string, ProcessInfo>& processes() const { return procs_; }
+  const std::map<std::string, std::size_t>& transports() const { return transports_; }
+  const std::map<std::string, std::vector<Evidence>>& facts() const { return facts_; }
+  const std::vector<Flag>& flags() const { return flags_; }
+  int channels() const { return nchannels_; }
+  const std::set<std::string>& algorithms() const { return algos_; }
+  /// Per communicator: ranks that logged Init START / Init COMPLETE, and nranks.
+  struct Comm {
+    int nranks = 0;
+    std::map<int, Evidence> started, completed;
+  };
+  const std::map<std::string, Comm>& comms() const { return comms_; }
+  Json toJson() const;
+
+ private:
+  ProcessInfo& proc(const NormLine& l, const Evidence& ev);
+  void feedNcclTests(const std::string& t, const Evidence& ev);
+
+  std::map<std::string, ProcessInfo> procs_;
+  std::map<std::string, Evidence> versionEvidence_;  // version -> first line that printed it
+  std::map<std::string, std::size_t> transports_;
+  std::map<std::string, std::vector<Evidence>> facts_;
+  std::vector<Flag> flags_;
+  std::set<std::string> algos_;
+  std::map<std::string, Comm> comms_;
+  int nchannels_ = 0;
+  ProcessInfo* lastProc_ = nullptr;  // cache for proc(): the process of the previous prefixed line
+  std::string lastHost_;
+  long lastPid_ = -1;
+  std::string lastWho_;  // the last process seen in this input: owner of unprefixed "NCCL version" lines
+  // nccl-tests: devices listed per host, whether any result/error row followed.
+  std::map<std::string, int> testDevicesPerHost_;
+  bool testHeader_ = false, testProgress_ = false;
+  Evidence testEvidence_;
+};
+
+}  // namespace pf::doctor

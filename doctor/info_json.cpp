@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The INFO summary as JSON (the "doctor.info" result's metrics and rows; docs/result-schema.md).
+#include "info_extractor.hpp"
+
+namespace pf::doctor {
+namespace {
+Json orNull(const std::string& s) { return s.empty() ? Json() : Json(s); }
+}  // namespace
+
+Json InfoExtractor::toJson() const {
+  Json j = Json::object();
+  Json procs = Json::array();
+  std::set<std::string> versions, networks;
+  for (const auto& [who, p] : procs_) {
+    Json q = Json::object();
+    q["process"] = who;
+    q["host"] = orNull(p.host);
+    q["nccl_version"] = orNull(p.ncclVersion);
+    q["cuda_version"] = orNull(p.cudaVersion);
+    q["cuda_driver_version"] = p.cudaDriver < 0 ? Json() : Json(p.cudaDriver);
+    q["net_plugin"] = orNull(p.netPlugin);
+    q["network"] = orNull(p.network);
+    q["bootstrap_interfaces"] = p.bootstrapIfs;
+    q["socket_interfaces"] = p.socketIfs;
+    q["oob_interface"] = orNull(p.oobIf);
+    q["hcas"] = p.hcas;
+    q["ib_no_device"] = p.ibNoDevice;
+    q["relaxed_ordering"] = p.relaxedOrdering;
+    q["gdr"] = !p.gdrDisabledHcas.empty() ? Json("disabled") : p.gdrUsed ? Json("enabled") : Json();
+    procs.push_back(q);
+    if (!p.ncclVersion.empty()) versions.insert(p.ncclVersion);
+    if (!p.network.empty()) networks.insert(p.network);
+  }
+  j["nccl_versions"] = versions;
+  j["networks"] = networks;
+  j["transports"] = Json::object();
+  for (const auto& [t, n] : transports_) j["transports"][t] = n;
+  j["channels"] = nchannels_ > 0 ? Json(nchannels_) : Json();
+  j["algorithms"] = algos_;
+  Json comms = Json::array();
+  for (const auto& [id, c] : comms_) {
+    comms.push_back({{"comm_id", id}, {"nranks", c.nranks}, {"ranks_started", c.started.size()},
+                     {"ranks_completed", c.completed.size()}});
+  }
+  j["communicators"] = comms;
+  j["processes"] = procs;
+  Json flags = Json::array();
+  for (const auto& f : flags_) flags.push_back({{"id", f.id}, {"message", f.message}, {"evidence", f.evidence.toJson()}});
+  j["flags"] = flags;
+  return j;
+}
+
+}  // namespace pf::doctor

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "line_normalizer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace pf::doctor {
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Digits from `i`; returns the count and stores the value (saturating, so hostile input cannot overflow).
+std::size_t readInt(std::string_view s, std::size_t i, long& value) {
+  std::size_t n = 0;
+  value = 0;
+  while (i + n < s.size() && isDigit(s[i + n])) {
+    if (value < 100000000000L) value = value * 10 + (s[i + n] - '0');
+    ++n;
+  }
+  return n;
+}
+
+// "[2026-04-22 21:34:20] ", "2024-05-01T10:00:00.123Z ", "2024-05-01 10:00:00,123 ": returns the length eaten.
+std::size_t timestampPrefix(std::string_view s) {
+  std::size_t i = 0;
+  const bool bracket = !s.empty() && s[0] == '[';
+  if (bracket) i = 1;
+  auto digits = [&](std::size_t k) {
+    for (std::size_t j = 0; j < k; ++j)
+      if (i + j >= s.size() || !isDigit(s[i + j])) return false;
+    i += k;
+    return true;
+  };
+  auto ch = [&](char c) {
+    if (i < s.size() && s[i] == c) return ++i, true;
+    return false;
+  };
+  if (!(digits(4) && ch('-') && digits(2) && ch('-') && digits(2))) return 0;
+  if (!(ch('T') || ch(' '))) return 0;
+  if (!(digits(2) && ch(':') && digits(2) && ch(':') && digits(2))) return 0;
+  // Fractions, zone designators and offsets: anything up to the closing bracket or the next space.
+  while (i < s.size() && s[i] != ' ' && s[i] != ']') ++i;
+  if (bracket && !ch(']')) return 0;
+  while (i < s.size() && s[i] == ' ') ++i;
+  // The CRI log format used by Kubernetes adds the stream and a partial/full flag.
+  for (std::string_view tag : {"stdout F ", "stderr F ", "stdout P ", "stderr P "}) {
+    if (s.substr(i, tag.size()) == tag) i += tag.size();
+  }
+  return i;
+}
+
+// "host:pid:tid [dev] " (host without spaces); fills the fields and returns the length eaten.
+std::size_t ncclPrefix(std::string_view s, NormLine& out) {
+  std::size_t colon = s.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 255) return 0;
+  if (s.substr(0, colon).find_first_of(" \t[]()") != std::string_view::npos) return 0;
+  long pid = 0, tid = 0, dev = 0;
+  std::size_t i = colon + 1, n = readInt(s, i, pid);
+  if (n == 0 || i + n >= s.size() || s[i + n] != ':') return 0;
+  i += n + 1;
+  n = readInt(s, i, tid);
+  if (n == 0) return 0;
+  i += n;
+  if (s.substr(i, 2) != " [") return 0;
+  i += 2;
+  n = readInt(s, i, dev);
+  if (n == 0 || s.substr(i + n, 2) != "] ") return 0;
+  out.host = std::string(s.substr(0, colon));
+  out.pid = pid;
+  out.device = static_cast<int>(dev);
+  return i + n + 2;
+}
+
+// Launcher tags; returns the length eaten and may set the rank.
+std::size_t launcherPrefix(std::string_view s, NormLine& out) {
+  long v = 0;
+  if (!s.empty() && s[0] == '[') {
+    std::size_t close = s.find(']');
+    if (close == std::string_view::npos || close > 48) return 0;
+    std::string_view tag = s.substr(1, close - 1);
+    // Open MPI --tag-output: "[1,3]<stdout>:" (job id, rank).
+    if (s.substr(close + 1, 9) == "<stdout>:" || s.substr(close + 1, 9) == "<stderr>:") {
+      std::size_t comma = tag.find(',');
+      if (comma != std::string_view::npos && readInt(tag, comma + 1, v) > 0) out.launcherRank = static_cast<int>(v);
+      return close + 10;
+    }
+    if (close + 1 >= s.size() || s[close + 1] != ':') return 0;
+    if (tag.find(' ') != std::string_view::npos) return 0;
+    // torchrun "[default3]:", "[rank3]:"; others ("[trainer0|0]:") are role names without a global rank.
+    for (std::string_view p : {"default", "rank"}) {
+      if (tag.substr(0, p.size()) == p && readInt(tag, p.size(), v) > 0) out.launcherRank = static_cast<int>(v);
+    }
+    return close + 2;
+  }
+  // Slurm srun -l: "12: ".
+  std::size_t n = readInt(s, 0, v);
+  if (n > 0 && n < 8 && s.substr(n, 1) == ":" && (n + 1 == s.size() || s[n + 1] == ' ')) {
+    out.launcherRank = static_cast<int>(v);
+    return n + 1;
+  }
+  // Ray "(pid=123) " and "(RayWorker pid=123) ".
+  if (!s.empty() && s[0] == '(') {
+    std::size_t close = s.find(") ");
+    if (close != std::string_view::npos && close < 64 && s.substr(0, close).find("pid=") != std::string_view::npos)
+      return close + 2;
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string NormLine::who() const {
+  if (!host.empty()) return fmt::format("{}:{}", host, pid);
+  if (launcherRank >= 0) return fmt::format("rank {}", launcherRank);
+  return "";
+}
+
+std::string validUtf8(std::string_view s) {
+  // Logs are nearly always ASCII: copy those straight through.
+  if (std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return std::string(s);
+  std::string out;
+  out.reserve(s.size());
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= s.size();
+    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (ok && len > 1) {
+      // Reject overlong forms, surrogates and code points past U+10FFFF, as a strict decoder would.
+      const auto c1 = static_cast<unsigned char>(s[i + 1]);
+      if ((len == 2 && c < 0xC2) || (len == 3 && c == 0xE0 && c1 < 0xA0) || (len == 3 && c == 0xED && c1 >= 0xA0) ||
+          (len == 4 && c == 0xF0 && c1 < 0x90) || (len == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
+        ok = false;
+    }
+    if (ok) {
+      out.append(s.substr(i, len));
+      i += len;
+    } else {
+      out += "\xEF\xBF\xBD";
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string utf8Prefix(const std::string& s, std::size_t max) {
+  if (s.size() <= max) return s;
+  std::size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut);
+}
+
+std::string stripAnsi(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\x1b' && i + 1 < s.size() && s[i + 1] == '[') {
+      std::size_t j = i + 2;
+      while (j < s.size() && (isDigit(s[j]) || s[j] == ';')) ++j;
+      if (j < s.size()) {
+        i = j;  // skip the final byte too
+        continue;
+      }
+    }
+    out.push_back(s[i]);
+  }
+  return out;
+}
+
+NormLine normalizeLine(std::string_view raw) {
+  NormLine out;
+  std::string owned = raw.find('\x1b') == std::string_view::npos ? std::string(raw) : stripAnsi(raw);
+  std::string_view s = owned;
+  // Prefixes nest in any order (a timestamp inside a torchrun tag inside Kubernetes'); peel until none is left.
+  for (int guard = 0; guard < 16; ++guard) {
+    while (!s.empty() && (s[0] == ' ' || s[0] == '\t' || s[0] == '\r')) s.remove_prefix(1);
+    // Orphaned colour codes whose escape byte was lost when the log was copied: "[0m", "[1;31m".
+    if (s.size() > 2 && s[0] == '[' && isDigit(s[1])) {
+      std::size_t j = 1;
+      while (j < s.size() && (isDigit(s[j]) || s[j] == ';')) ++j;
+      if (j < s.size() && s[j] == 'm') {
+        s.remove_prefix(j + 1);
+        continue;
+      }
+    }
+    if (std::size_t n = timestampPrefix(s)) {
+      if (out.timestamp.empty()) out.timestamp = std::string(s.substr(0, n));
+      s.remove_prefix(n);
+      continue;
+    }
+    if (std::size_t n = launcherPrefix(s, out)) {
+      s.remove_prefix(n);
+      continue;
+    }
+    // pdsh / clush "host: " in front of an NCCL line.
+    std::size_t sp = s.find(": ");
+    if (sp != std::string_view::npos && sp < 128 && s.substr(0, sp).find(' ') == std::string_view::npos) {
+      NormLine probe;
+      if (ncclPrefix(s.substr(sp + 2), probe) > 0) {
+        s.remove_prefix(sp + 2);
+        continue;
+      }
+    }
+    break;
+  }
+  if (std::size_t n = ncclPrefix(s, out)) s.remove_prefix(n);
+  // "[1] NCCL INFO ..." (device only) and "misc/shmutils.cc:88 NCCL WARN ..." (source location first).
+  std::size_t nccl = s.find("NCCL ");
+  if (nccl != std::string_view::npos && nccl < 96) {
+    for (std::string_view lvl : {"INFO", "WARN", "TRACE", "ABORT"}) {
+      if (s.substr(nccl + 5, lvl.size()) == lvl) {
+        out.level = std::string(lvl);
+        s.remove_prefix(std::min(s.size(), nccl + 5 + lvl.size() + 1));
+        break;
+      }
+    }
+  }
+  out.text = validUtf8(s);
+  out.host = validUtf8(out.host);
+  out.timestamp = validUtf8(out.timestamp);
+  while (!out.text.empty() && (out.text.back() == '\r' || out.text.back() == ' ')) out.text.pop_back();
+  return out;
+}
+
+std::pair<std::size_t, std::size_t> lineBounds(std::string_view text, std::size_t offset) {
+  std::size_t b = offset;
+  while (b > 0 && text[b - 1] != '\n') {
+    const void* p = memrchr(text.data(), '\n', b);
+    b = p ? static_cast<std::size_t>(static_cast<const char*>(p) - text.data()) + 1 : 0;
+  }
+  const void* q = std::memchr(text.data() + offset, '\n', text.size() - offset);
+  std::size_t e = q ? static_cast<std::size_t>(static_cast<const char*>(q) - text.data()) : text.size();
+  if (e > b && text[e - 1] == '\r') --e;
+  return {b, e};
+}
+
+}  // namespace pf::doctor

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "matcher.hpp"
+
+#include <algorithm>
+
+#include "line_normalizer.hpp"
+
+namespace pf::doctor {
+
+void ScanResult::clear() {
+  for (auto& v : patternLines) v.clear();
+  tapLines.clear();
+}
+
+bool lineMatches(const LinePattern& p, std::string_view line) {
+  for (const auto& l : p.all)
+    if (line.find(l) == std::string_view::npos) return false;
+  for (const auto& l : p.none)
+    if (line.find(l) != std::string_view::npos) return false;
+  return true;
+}
+
+Matcher::Matcher(const Catalog& catalog, const std::vector<std::string>& taps) {
+  auto addPattern = [&](const LinePattern& p) {
+    if (!p.fact.empty()) return;
+    const int lit = literals_.add(p.anchor());
+    if (consumers_.size() <= static_cast<std::size_t>(lit)) consumers_.resize(static_cast<std::size_t>(lit) + 1);
+    consumers_[static_cast<std::size_t>(lit)].push_back(static_cast<int>(patterns_.size()));
+    patterns_.push_back(&p);
+  };
+  for (const auto& r : catalog.rules) {
+    for (const auto& g : r.groups)
+      for (const auto& p : g) addPattern(p);
+    for (const auto& p : r.unless) addPattern(p);
+  }
+  for (const auto& t : taps) {
+    const int lit = literals_.add(t);
+    if (consumers_.size() <= static_cast<std::size_t>(lit)) consumers_.resize(static_cast<std::size_t>(lit) + 1);
+    auto& c = consumers_[static_cast<std::size_t>(lit)];
+    if (std::find(c.begin(), c.end(), -1) == c.end()) c.push_back(-1);
+  }
+  literals_.compile();
+}
+
+int Matcher::indexOf(const LinePattern* p) const {
+  auto it = std::find(patterns_.begin(), patterns_.end(), p);
+  return it == patterns_.end() ? -1 : static_cast<int>(it - patterns_.begin());
+}
+
+void Matcher::scan(std::string_view text, ScanResult& out) const {
+  out.patternLines.resize(patterns_.size());
+  hits_.clear();
+  literals_.searchInto(text, hits_);
+  std::size_t lineBegin = 0, lineEnd = 0;
+  bool haveLine = false;
+  for (const auto& [lit, off] : hits_) {
+    if (!haveLine || off < lineBegin || off >= lineEnd) {
+      std::tie(lineBegin, lineEnd) = lineBounds(text, off);
+      haveLine = true;
+      // lineEnd excludes the newline; an offset exactly there cannot be a hit start, so this stays correct.
+      if (lineEnd == lineBegin) lineEnd = lineBegin + 1;
+    }
+    const std::string_view line = text.substr(lineBegin, lineEnd - lineBegin);
+    for (int c : consumers_[static_cast<std::size_t>(lit)]) {
+      if (c < 0) {
+        if (out.tapLines.empty() || out.tapLines.back() != lineBegin) out.tapLines.push_back(lineBegin);
+        continue;
+      }
+      auto& lines = out.patternLines[static_cast<std::size_t>(c)];
+      if (!lines.empty() && lines.back() == lineBegin) continue;
+      if (lineMatches(*patterns_[static_cast<std::size_t>(c)], line)) lines.push_back(lineBegin);
+    }
+  }
+}
+
+}  // namespace pf::doctor

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The matcher: one pass of the multi-literal scanner over a log finds every line that holds a rule's anchor
+// literal or one of the INFO extractor's "tap" literals; only those lines are then checked for the pattern's
+// other literals. Nothing runs per line on the lines that match nothing (most of a large log), which is what
+// keeps the matcher at several hundred MB/s on one core (docs/performance.md).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "multi_literal.hpp"
+#include "rule_catalog.hpp"
+
+namespace pf::doctor {
+
+/// What one scan found: for every literal pattern, the start offsets of the lines it matched (ascending,
+/// each line once); and the start offsets of lines that hold a tap literal.
+struct ScanResult {
+  std::vector<std::vector<std::size_t>> patternLines;
+  std::vector<std::size_t> tapLines;
+  void clear();
+};
+
+class Matcher {
+ public:
+  /// @param catalog must outlive the matcher (patterns() points into it).
+  /// @param taps literals whose lines the INFO extractor wants to see (each at least 8 bytes).
+  Matcher(const Catalog& catalog, const std::vector<std::string>& taps);
+
+  /// Scans `text`; results are appended to `out` (call out.clear() between inputs to reuse its memory).
+  void scan(std::string_view text, ScanResult& out) const;
+
+  /// The literal patterns in catalog order (rule by rule, group by group, then `unless`), as indexed in
+  /// ScanResult::patternLines; facts are not included.
+  const std::vector<const LinePattern*>& patterns() const { return patterns_; }
+  /// Index of `p` in patterns(), or -1 for a fact pattern.
+  int indexOf(const LinePattern* p) const;
+
+ private:
+  MultiLiteral literals_;
+  std::vector<const LinePattern*> patterns_;
+  std::vector<std::vector<int>> consumers_;  // literal id -> pattern indexes; -1 = tap
+  mutable std::vector<std::pair<int, std::size_t>> hits_;
+};
+
+/// True when the line holds every literal of `p.all` and none of `p.none`.
+bool lineMatches(const LinePattern& p, std::string_view line);
+
+}  // namespace pf::doctor

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Multi-literal search: finds every occurrence of a set of fixed strings in one pass over a buffer.
+//
+// Contract: all literals are at least kMinLiteral bytes long; search() reports each (literal id, offset) hit in
+// increasing offset order. The algorithm is Wu and Manber's "A fast algorithm for multi-pattern searching"
+// (TR-94-17, University of Arizona, 1994): a shift table over 3-byte blocks lets the scan jump up to
+// (shortest literal - 2) bytes at a time, so the cost per byte falls as the literals get longer. That is why the
+// rules catalog insists on literals of 8 bytes or more (docs/doctor-rules.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pf::doctor {
+
+class MultiLiteral {
+ public:
+  static constexpr std::size_t kMinLiteral = 8;
+
+  /// Adds a literal and returns its id (ids are dense, in insertion order). Duplicates get the same id.
+  /// @throws UsageError when the literal is shorter than kMinLiteral.
+  int add(std::string_view literal);
+  /// Builds the tables; call after the last add().
+  void compile();
+
+  /// Calls onHit(id, offset) for every occurrence, in offset order.
+  void search(std::string_view text, const std::function<void(int, std::size_t)>& onHit) const;
+  /// Same, collecting (id, offset) pairs; cheaper than a std::function call per hit in hot loops.
+  void searchInto(std::string_view text, std::vector<std::pair<int, std::size_t>>& hits) const;
+
+  std::size_t size() const { return literals_.size(); }
+  const std::string& literal(int id) const { return literals_[static_cast<std::size_t>(id)]; }
+
+ private:
+  static constexpr int kBlock = 3;
+  static constexpr std::size_t kTable = 1u << 15;
+  static std::uint32_t hash(const unsigned char* p) {
+    return ((static_cast<std::uint32_t>(p[0]) << 10) ^ (static_cast<std::uint32_t>(p[1]) << 5) ^ p[2]) &
+           (kTable - 1);
+  }
+
+  std::vector<std::string> literals_;
+  std::size_t m_ = 0;                          // window: the shortest literal's length
+  std::vector<std::uint8_t> shift_;            // kTable entries
+  std::vector<std::uint32_t> bucketStart_;     // kTable + 1 entries into bucketIds_
+  std::vector<int> bucketIds_;                 // literal ids whose window ends in the hashed block
+};
+
+}  // namespace pf::doctor

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "rank_analysis.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+#include "info_extractor.hpp"
+
+namespace pf::doctor {
+namespace {
+
+// The integer after `key` (e.g. "SeqNum=" -> 3); -1 when absent.
+long numberAfter(std::string_view s, std::string_view key) {
+  std::size_t p = s.find(key);
+  if (p == std::string_view::npos) return -1;
+  p += key.size();
+  long v = 0;
+  std::size_t n = 0;
+  while (p + n < s.size() && s[p + n] >= '0' && s[p + n] <= '9' && n < 15) v = v * 10 + (s[p + n++] - '0');
+  return n ? v : -1;
+}
+
+}  // namespace
+
+int rankOfLine(const NormLine& l) {
+  if (l.launcherRank >= 0) return l.launcherRank;
+  // PyTorch: "[Rank 3]", "[PG 0 (default_pg) Rank 3]", "[PG ID 0 PG GUID 0(default_pg) Rank 3]".
+  std::size_t p = l.text.find("[Rank ");
+  if (p == std::string::npos) p = l.text.find(" Rank ");
+  if (p != std::string::npos) {
+    long r = numberAfter(std::string_view(l.text).substr(p), "Rank ");
+    if (r >= 0 && r < 10000000) return static_cast<int>(r);
+  }
+  return -1;
+}
+
+bool parseWatchdog(const NormLine& l, WatchdogEntry& out) {
+  // PyTorch >= 2.2 also prints "Timeout at NCCL work: 12, last enqueued NCCL work: 12, last completed NCCL
+  // work: 11"; the enqueued number plays the role of SeqNum.
+  if (l.text.find("Timeout at NCCL work") != std::string::npos) {
+    out.rank = rankOfLine(l);
+    out.seq = numberAfter(l.text, "last enqueued NCCL work: ");
+    if (out.seq < 0) out.seq = numberAfter(l.text, "Timeout at NCCL work: ");
+    out.op = "last completed " + std::to_string(numberAfter(l.text, "last completed NCCL work: "));
+    return true;
+  }
+  if (l.text.find("Watchdog caught collective operation timeout") == std::string::npos &&
+      l.text.find("Caught collective operation timeout") == std::string::npos)
+    return false;
+  out.rank = rankOfLine(l);
+  out.seq = numberAfter(l.text, "SeqNum=");
+  out.timeoutMs = numberAfter(l.text, "Timeout(ms)=");
+  out.ranForMs = numberAfter(l.text, "ran for ");
+  std::size_t op = l.text.find("OpType=");
+  if (op != std::string::npos) out.op = l.text.substr(op + 7, l.text.find_first_of(",) ", op + 7) - op - 7);
+  return true;
+}
+
+RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<WatchdogEntry> watchdog,
+                        const InfoExtractor& info, int maxRankSeen) {
+  RankReport r;
+  // First failure: earliest timestamp among lines that have one, else the first in input order.
+  for (const auto& e : failures) {
+    if (!r.haveFirst) {
+      r.firstFailure = e;
+      r.haveFirst = true;
+    } else if (!e.timestamp.empty() &&
+               (r.firstFailure.timestamp.empty() || e.timestamp < r.firstFailure.timestamp)) {
+      r.firstFailure = e;
+    }
+  }
+  // World size: the largest nranks of any communicator, else the largest rank named + 1.
+  for (const auto& [id, c] : info.comms()) r.worldSize = std::max(r.worldSize, c.nranks);
+  if (r.worldSize < 0 && maxRankSeen >= 0) r.worldSize = maxRankSeen + 1;
+  // Keep one watchdog entry per rank (the first), then find who the others were waiting on.
+  std::set<int> seenRanks;
+  std::vector<WatchdogEntry> uniq;
+  for (auto& w : watchdog)
+    if (w.rank < 0 || seenRanks.insert(w.rank).second) uniq.push_back(std::move(w));
+  r.watchdog = std::move(uniq);
+  if (!r.watchdog.empty()) {
+    long minSeq = -1, maxSeq = -1;
+    for (const auto& w : r.watchdog) {
+      if (w.seq < 0) continue;
+      minSeq = minSeq < 0 ? w.seq : std::min(minSeq, w.seq);
+      maxSeq = std::max(maxSeq, w.seq);
+    }
+    std::set<int> waited;
+    if (minSeq >= 0 && maxSeq > minSeq) {
+      for (const auto& w : r.watchdog)
+        if (w.seq == minSeq && w.rank >= 0) waited.insert(w.rank);
+      r.notes.push_back(fmt::format("ranks timed out at different sequence numbers ({}..{}): the ranks at {} are "
+                                    "behind the others",
+                                    minSeq, maxSeq, minSeq));
+    }
+    if (r.worldSize > 0 && r.worldSize <= 100000 && seenRanks.size() > 0) {
+      std::vector<int> silent;
+      for (int k = 0; k < r.worldSize; ++k)
+        if (!seenRanks.count(k)) silent.push_back(k);
+      // Only meaningful when some ranks did report; if none named a rank we cannot tell who is missing.
+      if (!silent.empty() && silent.size() < static_cast<std::size_t>(r.worldSize)) {
+        waited.insert(silent.begin(), silent.end());
+        r.notes.push_back(fmt::format("{} of {} ranks hit the watchdog; the others ({} ranks) never reported a "
+                                      "timeout: they were probably stuck before the collective",
+                                      seenRanks.size(), r.worldSize, silent.size()));
+      }
+    }
+    r.waitedOn.assign(waited.begin(), waited.end());
+  }
+  // Communicator init progress.
+  for (const auto& [id, c] : info.comms()) {
+    // A log from only some nodes would make every other rank look uninitialised: judge only when at least half
+    // of the communicator's ranks left Init lines in the inputs.
+    std::set<int> logged;
+    for (const auto& m : {&c.started, &c.completed})
+      for (const auto& kv : *m) logged.insert(kv.first);
+    if (c.nranks > 100000 || logged.size() * 2 < static_cast<std::size_t>(c.nranks)) continue;
+    for (int k = 0; k < c.nranks; ++k) {
+      if (!c.started.count(k) && !c.completed.count(k)) r.neverInitialised.push_back(k);
+      else if (c.started.count(k) && !c.completed.count(k) && !c.completed.empty()) r.initIncomplete.push_back(k);
+    }
+  }
+  std::sort(r.neverInitialised.begin(), r.neverInitialised.end());
+  r.neverInitialised.erase(std::unique(r.neverInitialised.begin(), r.neverInitialised.end()), r.neverInitialised.end());
+  if (!r.neverInitialised.empty())
+    r.notes.push_back(fmt::format("{} rank(s) never logged NCCL Init START (e.g. rank {}): they did not reach "
+                                  "ncclCommInitRank, or their logs are missing",
+                                  r.neverInitialised.size(), r.neverInitialised.front()));
+  return r;
+}
+
+Json RankReport::toJson() const {
+  Json j = Json::object();
+  j["first_failure"] = haveFirst ? firstFailure.toJson() : Json();
+  Json wd = Json::array();
+  for (const auto& w : watchdog) {
+    wd.push_back({{"rank", w.rank < 0 ? Json() : Json(w.rank)},
+                  {"seq", w.seq < 0 ? Json() : Json(w.seq)},
+                  {"op", w.op.empty() ? Json() : Json(w.op)},
+                  {"timeout_ms", w.timeoutMs < 0 ? Json() : Json(w.timeoutMs)},
+                  {"ran_for_ms", w.ranForMs < 0 ? Json() : Json(w.ranForMs)},
+                  {"evidence", w.evidence.toJson()}});
+  }
+  j["watchdog"] = wd;
+  j["waited_on_ranks"] = waitedOn;
+  j["world_size"] = worldSize < 0 ? Json() : Json(worldSize);
+  j["never_initialised_ranks"] = neverInitialised;
+  j["init_incomplete_ranks"] = initIncomplete;
+  j["notes"] = notes;
+  return j;
+}
+
+}  // namespace pf::doctor

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Per-rank analysis: who failed first, who was waiting on whom when the watchdog fired, who never initialised.
+//
+// "First" is by the printed timestamp when the failing lines carry one (ISO-like timestamps sort as text),
+// else by position in the inputs. Watchdog lines (PyTorch ProcessGroupNCCL) give, per rank, the sequence
+// number and op it timed out on; the ranks at the lowest sequence number are the furthest behind, and ranks
+// of the world that never reported a timeout at all are the ones the others were waiting on.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "evidence.hpp"
+#include "line_normalizer.hpp"
+
+namespace pf::doctor {
+
+struct WatchdogEntry {
+  int rank = -1;
+  long seq = -1;
+  std::string op;
+  long timeoutMs = -1, ranForMs = -1;
+  Evidence evidence;
+};
+
+struct RankReport {
+  bool haveFirst = false;
+  Evidence firstFailure;                       ///< the earliest error line of any diagnosis
+  std::vector<WatchdogEntry> watchdog;         ///< one per rank that timed out
+  std::vector<int> waitedOn;                   ///< ranks the timed-out ranks were waiting on (see header)
+  int worldSize = -1;                          ///< from Init lines or launcher ranks; -1 unknown
+  std::vector<int> neverInitialised;           ///< ranks < nranks with no Init START in any input
+  std::vector<int> initIncomplete;             ///< Init START but no Init COMPLETE
+  std::vector<std::string> notes;              ///< sentences a person reads
+  Json toJson() const;
+};
+
+/// The rank a line speaks for: launcher tag, "[Rank N]" / "[PG x Rank N]" in PyTorch messages, else -1.
+int rankOfLine(const NormLine& l);
+
+/// Parses a PyTorch watchdog line; false when it is not one.
+bool parseWatchdog(const NormLine& l, WatchdogEntry& out);
+
+}  // namespace pf::doctor
+
+namespace pf::doctor {
+class InfoExtractor;
+/// Builds the report from the failing lines (in input order), the watchdog entries and the INFO extractor's
+/// communicator progress. `maxRankSeen` is the largest rank any line named (-1 when none).
+RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<WatchdogEntry> watchdog,
+                        const InfoExtractor& info, int maxRankSeen);
+}  // namespace pf::doctor

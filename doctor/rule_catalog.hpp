@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The rules catalog: data, not code. One JSON file per category in doctor/rules/ (format in
+// docs/doctor-rules.md), embedded into the binary at build time so `preflight doctor` works from any directory;
+// `--rules DIR` loads another set (for people writing rules).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pf::doctor {
+
+/// The categories, exactly as the issue names them; each has one rules file <category>.json.
+const std::vector<std::string>& categories();
+
+/// One line pattern: every literal in `all` occurs in the same line and none of `none` does. Or, instead of
+/// literals, a fact that the INFO extractor derived (e.g. "nccl_versions_differ").
+struct LinePattern {
+  std::vector<std::string> all;
+  std::vector<std::string> none;
+  std::string fact;
+  /// The literal the multi-literal scanner looks for: the longest of `all` (longer = faster scanning).
+  const std::string& anchor() const;
+};
+
+/// Text taken from a matched line: what follows `after`, up to any byte of `until`.
+struct Capture {
+  std::string name;
+  std::string after;
+  std::string until = " \t'\",;)";
+};
+
+struct Rule {
+  std::string id, category, title, explanation, fix;
+  std::vector<std::string> commands;  ///< exact commands that apply the fix or check it
+  std::vector<std::string> links;     ///< public threads where the cause was diagnosed
+  std::string probe;                  ///< the confirm check that can test the cause on this node ("" = none)
+  double confidence = 0.5;            ///< how sure a match makes us, 0..1; ranks diagnoses
+  bool fallback = false;              ///< only reported when no other rule matched
+  std::vector<std::vector<LinePattern>> groups;  ///< every group must match somewhere (any pattern of it)
+  std::vector<LinePattern> unless;               ///< any of these anywhere suppresses the rule
+  std::vector<Capture> captures;
+};
+
+struct Catalog {
+  std::vector<Rule> rules;
+};
+
+/// Parses one rules file. @throws UsageError naming `fileName` and the rule for any format error.
+std::vector<Rule> parseRulesFile(std::string_view fileName, std::string_view text);
+/// The catalog compiled into the binary (doctor/rules/*.json at build time).
+Catalog builtinCatalog();
+/// Every <category>.json in `dir`; @throws UsageError when a category file is missing or malformed.
+Catalog loadCatalogDir(const std::string& dir);
+
+/// The files embedded at build time: (file name, content). Defined in the generated rules_embedded.cpp.
+const std::vector<std::pair<std::string_view, std::string_view>>& embeddedRuleFiles();
+
+}  // namespace pf::doctor

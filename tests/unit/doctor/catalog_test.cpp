@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include "pf/error.hpp"
+#include "rule_catalog.hpp"
+
+namespace pf::doctor {
+namespace {
+
+TEST(DoctorCatalog, OneFilePerCategoryEmbeddedAndOnDisk) {
+  std::set<std::string> embedded;
+  for (const auto& [name, text] : embeddedRuleFiles()) embedded.insert(std::string(name));
+  for (const auto& c : categories()) {
+    EXPECT_TRUE(embedded.count(c + ".json")) << c;
+    EXPECT_TRUE(std::filesystem::exists(std::string(PF_DOCTOR_RULES) + "/" + c + ".json")) << c;
+  }
+  EXPECT_EQ(embedded.size(), categories().size());
+  EXPECT_EQ(loadCatalogDir(PF_DOCTOR_RULES).rules.size(), builtinCatalog().rules.size());
+}
+
+TEST(DoctorCatalog, EveryRuleIsComplete) {
+  std::set<std::string> seenCategories;
+  for (const auto& r : builtinCatalog().rules) {
+    seenCategories.insert(r.category);
+    EXPECT_FALSE(r.explanation.empty()) << r.id;
+    EXPECT_FALSE(r.fix.empty()) << r.id;
+    EXPECT_FALSE(r.links.empty()) << r.id << " needs a public thread";
+    EXPECT_GT(r.confidence, 0) << r.id;
+  }
+  EXPECT_EQ(seenCategories.size(), categories().size()) << "every category has at least one rule";
+}
+
+TEST(DoctorCatalog, RejectsMalformedRulesWithTheirName) {
+  auto bad = [](const std::string& rule) {
+    return std::string(R"({"category": "shm", "rules": [)") + rule + "]}";
+  };
+  const std::string ok = R"({"id": "shm.x", "title": "t", "explanation": "e", "fix": "f", "confidence": 0.5,
+                              "match": [["a long literal"]]})";
+  EXPECT_EQ(parseRulesFile("shm.json", bad(ok)).size(), 1u);
+  EXPECT_THROW(parseRulesFile("other.json", bad(ok)), UsageError);  // category must match the file name
+  EXPECT_THROW(parseRulesFile("shm.json", "{not json"), UsageError);
+  EXPECT_THROW(parseRulesFile("shm.json", bad(R"({"id": "shm.y", "title": "t", "explanation": "e", "fix": "f",
+                                                  "confidence": 0.5, "match": [["short"]]})")),
+               UsageError);
+  EXPECT_THROW(parseRulesFile("shm.json", bad(R"({"id": "shm.y", "title": "t", "explanation": "e", "fix": "f",
+                                                  "confidence": 1.5, "match": [["a long literal"]]})")),
+               UsageError);
+  EXPECT_THROW(parseRulesFile("shm.json", bad(R"({"id": "cuda.y", "title": "t", "explanation": "e", "fix": "f",
+                                                  "confidence": 0.5, "match": [["a long literal"]]})")),
+               UsageError);
+  try {
+    parseRulesFile("shm.json", bad(R"({"id": "shm.z", "title": "t", "explanation": "e", "fix": "f",
+                                       "confidence": 0.5, "match": [["a long literal"]], "typo": 1})"));
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("shm.z"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("typo"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace pf::doctor

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The NCCL INFO start-up logs of nccl_info_startup_examples.txt: the extractor must report what each one's
+// header says it shows (network, interfaces, HCAs, channels, transports), and healthy logs give no diagnosis.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+
+#include "test_util.hpp"
+
+namespace pf::doctor {
+namespace {
+
+// Fixture number -> log text; key 0 holds the supplementary single lines.
+std::map<int, std::string> fixtures() {
+  std::map<int, std::string> out;
+  std::istringstream in(test::readData("nccl_info_startup_examples.txt"));
+  int current = -1;
+  bool inLog = false, supplementary = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("=== FIXTURE ", 0) == 0) current = std::stoi(line.substr(12));
+    else if (line.rfind("=== SUPPLEMENTARY", 0) == 0) supplementary = true, current = 0;
+    else if (line == "--- BEGIN LOG ---") inLog = true;
+    else if (line == "--- END LOG ---") inLog = false;
+    else if (inLog || (supplementary && line.rfind("# ", 0) != 0)) out[current] += line + "\n";
+  }
+  return out;
+}
+
+const ProcessInfo& firstProcess(const Analysis& a) { return a.info.processes().begin()->second; }
+
+TEST(DoctorStartupLogs, AllFixturesPresent) { EXPECT_EQ(fixtures().size(), 6u); }
+
+TEST(DoctorStartupLogs, Fixture1RoceOldFormat) {
+  Analysis a = test::analyzeText(fixtures()[1]);
+  const auto& p = firstProcess(a);
+  EXPECT_EQ(p.network, "IB");
+  EXPECT_EQ(p.hcas, std::vector<std::string>{"mlx5_1:1/RoCE"});
+  EXPECT_EQ(p.oobIf, "ens192f1");
+  EXPECT_EQ(p.bootstrapIfs, std::vector<std::string>{"ens192f1"});
+  EXPECT_EQ(p.ncclVersion, "2.7.8");
+  EXPECT_EQ(a.info.channels(), 2);
+  EXPECT_EQ(a.info.transports().at("NET/IB"), 2u);
+  EXPECT_TRUE(a.info.algorithms().count("Tree"));
+  // The WARN in this log is a real failure (ibv_create_cq), so one diagnosis is expected, of that cause.
+  ASSERT_FALSE(a.diagnoses.empty());
+  EXPECT_EQ(a.diagnoses[0].rule->id, "resource-limits.verbs-object-create");
+}
+
+TEST(DoctorStartupLogs, Fixture2VethPickedUnderRayPrefix) {
+  Analysis a = test::analyzeText(fixtures()[2]);
+  const auto& p = firstProcess(a);
+  EXPECT_EQ(p.host, "molgpu01");
+  EXPECT_EQ(p.network, "Socket");
+  EXPECT_TRUE(p.ibNoDevice);
+  EXPECT_EQ(p.socketIfs, (std::vector<std::string>{"enp70s0", "vethe9ac691"}));
+  EXPECT_EQ(a.info.transports().at("P2P/IPC"), 1u);
+  ASSERT_EQ(a.diagnoses.size(), 1u);  // the header notes the veth was wrongly picked: that is the one finding
+  EXPECT_EQ(a.diagnoses[0].rule->id, "network-interface.virtual-interface-selected");
+}
+
+TEST(DoctorStartupLogs, Fixture3RingFormatTransports) {
+  Analysis a = test::analyzeText(fixtures()[3]);
+  EXPECT_EQ(a.info.transports().at("P2P/IPC"), 15u);
+  EXPECT_EQ(a.info.transports().at("NET/Socket"), 2u);
+  EXPECT_EQ(a.info.processes().size(), 13u);  // 6 + 7 distinct host:pid on the two hosts
+  EXPECT_TRUE(a.diagnoses.empty());
+}
+
+TEST(DoctorStartupLogs, Fixture4SocketNewFormatIsClean) {
+  Analysis a = test::analyzeText(fixtures()[4]);
+  const auto& p = firstProcess(a);
+  EXPECT_EQ(p.network, "Socket");
+  EXPECT_EQ(p.socketIfs, std::vector<std::string>{"ens7"});
+  EXPECT_EQ(p.bootstrapIfs, std::vector<std::string>{"ens7"});
+  EXPECT_EQ(p.cudaDriver, 12000);
+  EXPECT_EQ(p.ncclVersion, "2.19.3");
+  EXPECT_EQ(p.cudaVersion, "12.3");
+  EXPECT_EQ(a.info.channels(), 32);
+  ASSERT_EQ(a.info.comms().size(), 1u);
+  EXPECT_EQ(a.info.comms().begin()->second.nranks, 1);
+  EXPECT_TRUE(a.diagnoses.empty());
+  EXPECT_TRUE(a.info.flags().empty());
+}
+
+TEST(DoctorStartupLogs, Fixture5TwoHostsRoceRelaxedOrderingIsClean) {
+  Analysis a = test::analyzeText(fixtures()[5]);
+  std::set<std::string> hosts;
+  for (const auto& [who, p] : a.info.processes()) {
+    hosts.insert(p.host);
+    if (p.hcas.empty()) continue;
+    EXPECT_EQ(p.hcas, (std::vector<std::string>{"mlx5_10:1/RoCE", "mlx5_11:1/RoCE"}));
+    EXPECT_TRUE(p.relaxedOrdering);
+    EXPECT_EQ(p.oobIf, "enp220s0np0");
+    EXPECT_EQ(p.network, "IB");
+  }
+  EXPECT_EQ(hosts, (std::set<std::string>{"dgxh100-3", "dgxh100-4"}));
+  EXPECT_TRUE(a.diagnoses.empty());
+}
+
+TEST(DoctorStartupLogs, SupplementaryTransportLines) {
+  Analysis a = test::analyzeText(fixtures()[0]);
+  const auto& t = a.info.transports();
+  for (const char* name : {"P2P/IPC", "NET/IB", "P2P/CUMEM", "SHM", "P2P/direct", "NET/AWS Libfabric", "NET/Socket",
+                           "NET/IBext_v8"})
+    EXPECT_TRUE(t.count(name)) << name;
+  // nccl#1537's "GPU Direct RDMA Disabled" is a real finding: it is the only diagnosis.
+  ASSERT_EQ(a.diagnoses.size(), 1u);
+  EXPECT_EQ(a.diagnoses[0].rule->id, "ib-verbs.gdr-disabled");
+  bool sharp = false;
+  for (const auto& [who, p] : a.info.processes())
+    for (const auto& h : p.hcas) sharp |= h == "mlx5_0:1/IB/SHARP";
+  EXPECT_TRUE(sharp);
+}
+
+TEST(DoctorStartupLogs, DifferentVersionsAcrossRanksAreDiagnosed) {
+  Analysis a = test::analyzeText(
+      "n1:1:1 [0] NCCL INFO NCCL version 2.20.5+cuda12.4\nn2:2:2 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n");
+  ASSERT_FALSE(a.diagnoses.empty());
+  EXPECT_EQ(a.diagnoses[0].rule->id, "version-mismatch.nccl-versions-differ");
+  EXPECT_EQ(a.diagnoses[0].evidence.size(), 2u);
+}
+
+}  // namespace
+}  // namespace pf::doctor
+
+namespace pf::doctor {
+namespace {
+
+TEST(DoctorStartupLogs, CompleteNcclTestsRunIsCleanAndATruncatedOneIsNot) {
+  const std::string head =
+      "# nThread 1 nGpus 1 minBytes 500000 maxBytes 1500000 step: 100000(bytes) warmup iters: 1 iters: 20\n"
+      "#\n# Using devices\n"
+      "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [0000:61:00] NVIDIA H100 NVL\n"
+      "#  Rank  1 Group  0 Pid 516703 on   gpu-0001 device  1 [0000:81:00] NVIDIA H100 NVL\n";
+  const std::string rows =
+      "      500000        125000     float     sum      -1   188.69    2.65    3.97       0   187.07    2.67    4.01  0\n"
+      "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 7.20321 \n";
+  EXPECT_TRUE(test::analyzeText(head + rows).diagnoses.empty());
+  Analysis stalled = test::analyzeText(head);
+  ASSERT_EQ(stalled.diagnoses.size(), 1u);
+  EXPECT_EQ(stalled.diagnoses[0].rule->id, "p2p.single-node-stall");
+}
+
+}  // namespace
+}  // namespace pf::doctor

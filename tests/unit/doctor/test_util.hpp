@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Helpers shared by the doctor's tests: read a data file, analyse a string with the built-in catalog.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "analysis.hpp"
+#include "rule_catalog.hpp"
+
+namespace pf::doctor::test {
+
+inline std::string readData(const std::string& name) {
+  std::ifstream in(std::string(PF_DOCTOR_DATA) + "/" + name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline const Catalog& catalog() {
+  static const Catalog c = builtinCatalog();
+  return c;
+}
+
+inline Analysis analyzeText(const std::string& text, const std::string& name = "log") {
+  return analyze(catalog(), {Source{name, text}});
+}
+
+}  // namespace pf::doctor::test
