@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// `preflight scale`: the data-parallel training benchmark (scaling/). Each world size in --ranks runs as a
+// sub-communicator of the first N launched ranks inside one launch (see scaling/scale_runner.hpp for why),
+// so `--local-ranks` must be at least the largest N. With --from SWEEP.json the alpha-beta model is fitted
+// and the measured sizes are predicted from the smallest (the validation), plus any --predict sizes.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "command.hpp"
+#include "launch.hpp"
+#include "pf/error.hpp"
+#include "pf/report_io.hpp"
+#include "scale_runner.hpp"
+#include "sweep_fit.hpp"
+
+namespace pf::cli {
+namespace {
+
+class ScaleCommand final : public Command {
+ public:
+  std::string name() const override { return "scale"; }
+  std::string summary() const override {
+    return "data-parallel training benchmark: efficiency per world size, exposed communication, predictions";
+  }
+
+  void setup(CLI::App& app) override {
+    app.add_option("--ranks", ranks_, "world sizes to measure (comma list), each on the first N ranks")
+        ->delimiter(',')
+        ->capture_default_str();
+    app.add_option("--local-ranks", localRanks_, "start N ranks on this machine with mpirun (>= max --ranks)");
+    app.add_option("--reps", opt_.reps, "repetitions per world size")->capture_default_str();
+    app.add_option("--steps", opt_.steps, "timed steps per repetition")->capture_default_str();
+    app.add_option("--warmup", opt_.warmup, "untimed steps per repetition")->capture_default_str();
+    app.add_option("--batch", opt_.trainer.batchPerRank, "samples per rank per step")->capture_default_str();
+    app.add_flag("--strong", opt_.strong, "strong scaling: fixed global batch = --batch x smallest N");
+    app.add_option("--input", opt_.trainer.model.input, "input features")->capture_default_str();
+    app.add_option("--width", opt_.trainer.model.width, "hidden width")->capture_default_str();
+    app.add_option("--depth", opt_.trainer.model.depth, "linear layers")->capture_default_str();
+    app.add_option("--output", opt_.trainer.model.output, "outputs per sample")->capture_default_str();
+    app.add_option("--bucket-cap-mb", bucketMb_, "gradient bucket cap in MiB (PyTorch DDP's default)")
+        ->capture_default_str();
+    app.add_option("--optimizer", opt_.trainer.optimizer.kind, "sgd (with momentum) or adam")->capture_default_str();
+    app.add_option("--lr", opt_.trainer.optimizer.lr, "learning rate")->capture_default_str();
+    app.add_option("--from", from_, "all_reduce sweep document (preflight sweep all_reduce --json) for the model");
+    app.add_option("--predict", predict_, "world sizes to predict from the model (needs --from)")->delimiter(',');
+    app.add_option("--json", json_, "write the result document to FILE ('-' = stdout)");
+    app.footer(
+        "Weak scaling by default (fixed per-rank batch). E(N) = throughput(N) / (N x throughput(1)), with its\n"
+        "spread over repetitions. Exit 1 when parameters differ across ranks or from the single-rank reference.\n"
+        "Set OPENBLAS_NUM_THREADS=1 when ranks share cores.\n\n"
+        "Examples:\n"
+        "  preflight scale --local-ranks 2 --ranks 1,2\n"
+        "  preflight sweep all_reduce --local-ranks 2 -b 1K -e 16M -f 4 --json sweep.json\n"
+        "  preflight scale --local-ranks 2 --ranks 1,2 --from sweep.json --predict 8,64 --json scale.json");
+  }
+
+  int run(const Invocation& inv) override {
+    validate();
+    checkWritable(json_);
+    CommModel model;
+    if (!from_.empty()) model = scaling::commModelFromSweep(readReport(from_), from_);  // bad file: exit 2 now
+    Environment env = Environment::fromProcess();
+    LauncherEnv launcher = detectLauncher(env);
+    relaunchLocally(localRanks_, inv, launcher);
+    auto boot = startBootstrap(inv, launcher);
+    if (boot->size() < *std::max_element(ranks_.begin(), ranks_.end()))
+      throw UsageError(fmt::format("--ranks asks for {} ranks but {} were launched: raise --local-ranks (or -np)",
+                                   *std::max_element(ranks_.begin(), ranks_.end()), boot->size()));
+    RunReport report;
+    report.context = gatherContext("scale", inv, *boot, launcher);
+    Json rows = Json::array();
+    for (int n : ranks_) {
+      Json row = scaling::runWorldSize(opt_, n);
+      if (boot->rank() == 0) rows.push_back(row);
+      boot->barrier();
+    }
+    if (boot->rank() != 0) return 0;
+    scaling::addEfficiency(rows);
+    Result r = summarize(rows, model);
+    report.results.push_back(r);
+    report.verdict = r.status;
+    report.exit_code = r.status == Status::kFail ? static_cast<int>(ExitCode::kCheckFailed) : 0;
+    if (json_ != "-") printTable(r);
+    if (!json_.empty()) writeReport(report, json_);
+    return report.exit_code;
+  }
+
+ private:
+  using CommModel = scaling::CommModel;
+
+  void validate() {
+    if (ranks_.empty() || *std::min_element(ranks_.begin(), ranks_.end()) < 1)
+      throw UsageError("--ranks needs positive world sizes, e.g. --ranks 1,2,4");
+    if (opt_.reps < 1 || opt_.steps < 1 || opt_.warmup < 0)
+      throw UsageError("--reps and --steps must be >= 1 and --warmup >= 0");
+    if (opt_.trainer.batchPerRank < 1) throw UsageError("--batch must be >= 1");
+    if (bucketMb_ <= 0) throw UsageError("--bucket-cap-mb must be > 0, e.g. 25");
+    if (opt_.trainer.optimizer.kind != "sgd" && opt_.trainer.optimizer.kind != "adam")
+      throw UsageError(fmt::format("--optimizer '{}': use sgd or adam", opt_.trainer.optimizer.kind));
+    if (opt_.trainer.model.depth < 1 || opt_.trainer.model.width < 1 || opt_.trainer.model.input < 1 ||
+        opt_.trainer.model.output < 1)
+      throw UsageError("--input, --width, --depth and --output must be >= 1");
+    if (!predict_.empty() && from_.empty())
+      throw UsageError("--predict needs --from SWEEP.json (an all_reduce sweep to fit the model to)");
+    if (localRanks_ > 1 && localRanks_ < *std::max_element(ranks_.begin(), ranks_.end()))
+      throw UsageError("--local-ranks must be at least the largest --ranks value");
+    if (opt_.strong)
+      for (int n : ranks_)
+        if ((opt_.trainer.batchPerRank * *std::min_element(ranks_.begin(), ranks_.end())) % n)
+          throw UsageError(fmt::format("--strong: the global batch must divide evenly over {} ranks", n));
+    opt_.trainer.bucketCapBytes = static_cast<std::size_t>(bucketMb_ * 1024 * 1024);
+  }
+
+  Result summarize(Json& rows, const CommModel& model) {
+    Result r;
+    r.key = opt_.strong ? "scale.strong" : "scale.weak";
+    r.kind = "scale";
+    r.params = Json{{"ranks", ranks_},          {"reps", opt_.reps},
+                    {"steps", opt_.steps},      {"warmup", opt_.warmup},
+                    {"batch_per_rank", opt_.trainer.batchPerRank},
+                    {"strong", opt_.strong},    {"input", opt_.trainer.model.input},
+                    {"width", opt_.trainer.model.width}, {"depth", opt_.trainer.model.depth},
+                    {"output", opt_.trainer.model.output},
+                    {"parameters", opt_.trainer.model.paramCount()},
+                    {"bucket_cap_mb", bucketMb_}, {"optimizer", opt_.trainer.optimizer.kind},
+                    {"framework", "native"}, {"blas", "openblas"}};
+    bool equal = true;
+    for (const auto& row : rows) equal = equal && row["ranks_identical"] && row["equal_to_single_rank"];
+    r.rows = rows;
+    const auto& largest = rows.back();
+    r.metrics["efficiency_largest"] = largest["efficiency"]["median"];
+    r.metrics["parameters_equal"] = equal;
+    r.status = equal ? Status::kPass : Status::kFail;
+    r.message = fmt::format("E({}) = {:.3f} (min {:.3f}, max {:.3f}); parameters {} across ranks and vs 1 rank",
+                            largest["ranks"].get<int>(), largest["efficiency"]["median"].get<double>(),
+                            largest["efficiency"]["min"].get<double>(), largest["efficiency"]["max"].get<double>(),
+                            equal ? "identical" : "DIFFER");
+    if (!equal) r.remedy = "the data-parallel run is wrong: check the MPI library (all-reduce results) on these ranks";
+    if (!from_.empty()) {
+      auto v = scaling::validatePrediction(rows, opt_.trainer, model);
+      r.metrics["prediction_max_abs_error"] = v["max_abs_error"];
+      r.evidence.push_back(Json{{"source", from_}, {"validation", v["rows"]}});
+      if (!predict_.empty()) {
+        const Json* base = &rows[0];
+        for (const auto& row : rows)
+          if (row["ranks"].get<int>() < (*base)["ranks"].get<int>()) base = &row;
+        r.metrics["predictions"] = scaling::predictRows(*base, opt_.trainer, model, predict_);
+      }
+      if (v["max_abs_error"].get<double>() > 0.15 && r.status == Status::kPass) {
+        r.status = Status::kWarn;
+        r.remedy = "the model predicts the measured sizes with more than 15% error: re-run the sweep on these ranks";
+      }
+      r.message += fmt::format("; model error {:.1f}%", 100 * v["max_abs_error"].get<double>());
+    }
+    return r;
+  }
+
+  void printTable(const Result& r) {
+    fmt::print("{:>5} {:>12} {:>12} {:>11} {:>11} {:>11} {:>11} {:>10} {:>10} {:>6}\n", "ranks", "samples/s",
+               "step_p50_us", "step_p90_us", "compute_us", "comm_us", "exposed_us", "eff", "eff_min", "equal");
+    for (const auto& row : r.rows)
+      fmt::print("{:>5} {:>12.1f} {:>12.1f} {:>11.1f} {:>11.1f} {:>11.1f} {:>11.1f} {:>10.3f} {:>10.3f} {:>6}\n",
+                 row["ranks"].get<int>(), row["throughput_sps"]["median"].get<double>(),
+                 row["step_us_p50"].get<double>(), row["step_us_p90"].get<double>(), row["compute_us"].get<double>(),
+                 row["comm_us"].get<double>(), row["exposed_comm_us"].get<double>(),
+                 row["efficiency"]["median"].get<double>(), row["efficiency"]["min"].get<double>(),
+                 row["ranks_identical"].get<bool>() && row["equal_to_single_rank"].get<bool>() ? "yes" : "NO");
+    if (r.metrics.contains("predictions"))
+      for (const auto& p : r.metrics["predictions"])
+        fmt::print("predicted {:>6} ranks: step {:.1f} us, exposed {:.1f} us, efficiency {:.3f}\n",
+                   p["ranks"].get<int>(), p["step_us"].get<double>(), p["exposed_comm_us"].get<double>(),
+                   p["efficiency"].get<double>());
+    fmt::print("{}: {}\n", toString(r.status), r.message);
+  }
+
+  std::vector<int> ranks_{1, 2};
+  int localRanks_ = 0;
+  double bucketMb_ = 25;
+  std::string from_, json_;
+  std::vector<int> predict_;
+  scaling::ScaleOptions opt_;
+};
+
+}  // namespace
+
+PF_REGISTER_COMMAND(ScaleCommand, "scale");
+
+}  // namespace pf::cli

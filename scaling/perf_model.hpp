@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The capacity-planning model. An all-reduce of S bytes over n ranks costs, with a per-message latency
+// alpha and a per-byte time beta (Thakur, Rabenseifner & Gropp 2005; NCCL's PERFORMANCE.md for the ring
+// factor 2(n-1)/n, see reference/nccl.md 1.4):
+//   ring: T = 2(n-1) alpha + 2(n-1)/n S beta
+//   tree: T = 2 log2(n) alpha + 2 S beta   (reduce then broadcast, pipelined)
+// A sweep measured at p ranks gives t(S) ~ a + b S per size range; a least-squares fit of (a, b) is turned
+// into (alpha, beta) through the ring formula at p. The step time at n ranks is then simulated: buckets
+// become ready during backward at their layers' share of the measured backward time, are reduced one after
+// another, and whatever ends after backward is exposed. Intra-node parameters serve n <= gpusPerNode, the
+// inter-node ones beyond (one fitted set serves both when the sweep ran on one node only).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace pf::scaling {
+
+struct LineFit {
+  double intercept = 0, slope = 0;
+  double maxRelError = 0;  ///< of the fit over its own points
+};
+
+/// Least squares y = intercept + slope x. @throws std::invalid_argument with fewer than 2 distinct x.
+LineFit fitLine(const std::vector<double>& x, const std::vector<double>& y);
+
+struct AlphaBeta {
+  double alphaUs = 0;      ///< per message step
+  double betaUsPerB = 0;   ///< per byte
+  double splitBytes = 0;   ///< sizes below use `small`, at or above use this fit (see CommModel)
+};
+
+struct CommModel {
+  AlphaBeta small, large;
+  double splitBytes = 65536;
+  /// Ring/tree time (the faster, as NCCL's tuner picks) for `bytes` over `ranks`.
+  double allReduceUs(double bytes, int ranks) const;
+};
+
+/// Fits from sweep points (bytes, time_us) measured at `sweepRanks` (>= 2).
+CommModel fitCommModel(const std::vector<double>& bytes, const std::vector<double>& timeUs, int sweepRanks,
+                       double splitBytes = 65536);
+
+struct StepModelInput {
+  double computeUs = 0;             ///< forward + backward at 1 rank (per-rank batch fixed)
+  double backwardFraction = 2.0 / 3.0;  ///< share of compute that is backward
+  double otherUs = 0;               ///< optimizer and the rest of the step
+  std::vector<double> bucketBytes;  ///< in the order they become ready
+  std::vector<double> bucketReadyFraction;  ///< of backward, when each bucket is complete (0..1]
+};
+
+struct StepPrediction {
+  double stepUs = 0, exposedUs = 0, commUs = 0;
+};
+
+StepPrediction predictStep(const StepModelInput& in, const CommModel& model, int ranks);
+
+}  // namespace pf::scaling

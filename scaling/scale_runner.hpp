@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The scaling sweep. Every world size N runs on the first N launched ranks as one MPI sub-communicator
+// (MPI_Comm_split), inside the same launch: one mpirun start-up instead of one per size, and the same
+// processes (pinned the same way) serve every N. Ranks outside the group wait at the next collective.
+// Per N: `reps` repetitions, each a fresh model trained `warmup` + `steps` steps; the last repetition's
+// parameters are checked for equality across ranks (checksum) and, on rank 0, against a single-rank
+// reference trained on the whole global batch for the same steps.
+#pragma once
+
+#include <vector>
+
+#include "pf/result.hpp"
+#include "trainer.hpp"
+
+namespace pf::scaling {
+
+struct ScaleOptions {
+  TrainerSpec trainer;   ///< batchPerRank = the weak-scaling per-rank batch
+  std::vector<int> ranks{1, 2};
+  int reps = 3, steps = 10, warmup = 2;
+  bool strong = false;   ///< fixed global batch = batchPerRank x smallest N
+  double equalityTolerance = 1e-4;  ///< max |param difference| vs the single-rank reference
+};
+
+/// One world size's measurements, filled on world rank 0 (other ranks get an empty object).
+/// Collective over all launched ranks. Row fields are documented in docs/scale.md.
+Json runWorldSize(const ScaleOptions& opt, int n);
+
+/// Adds efficiency (with spread) to every row, given the rows in --ranks order (needs a 1-rank row, or uses
+/// the smallest N scaled linearly, and says so in `efficiency_base`).
+void addEfficiency(Json& rows);
+
+}  // namespace pf::scaling

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "sweep_fit.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "buckets.hpp"
+#include "pf/error.hpp"
+#include "pf/sweep_row.hpp"
+
+namespace pf::scaling {
+
+CommModel commModelFromSweep(const RunReport& sweep, const std::string& path) {
+  std::vector<double> bytes, t;
+  for (const auto& r : sweep.results)
+    for (const auto& j : r.rows) {
+      if (!j.contains("collective") || j["collective"] != "all_reduce") continue;
+      SweepRow row = sweepRowFromJson(j);
+      if (row.placement != "out" || row.time_us <= 0) continue;
+      bytes.push_back(static_cast<double>(row.size_bytes));
+      t.push_back(row.time_us);
+    }
+  const int p = sweep.context.world_size;
+  if (bytes.size() < 2 || p < 2)
+    throw UsageError(fmt::format("{}: needs an all_reduce sweep on at least 2 ranks with 2 or more sizes (found {} "
+                                 "rows on {} ranks); make one with `preflight sweep all_reduce --local-ranks 2 "
+                                 "--json {}`",
+                                 path, bytes.size(), p, path));
+  return fitCommModel(bytes, t, p);
+}
+
+StepModelInput stepInputFromRow(const Json& row, const TrainerSpec& spec) {
+  StepModelInput in;
+  in.computeUs = row["compute_us"].get<double>();
+  in.otherUs = std::max(0.0, row["step_us_p50"].get<double>() - in.computeUs - row["exposed_comm_us"].get<double>());
+  // Backward FLOPs per layer: dW (2 B in out) and, except for layer 0, dX (2 B in out); forward 2 B in out.
+  double fwd = 0, back = 0;
+  std::vector<double> layerBack(spec.model.depth);
+  for (int l = 0; l < spec.model.depth; ++l) {
+    auto [i, o] = spec.model.layerShape(l);
+    fwd += 2.0 * i * o;
+    layerBack[l] = (l == 0 ? 2.0 : 4.0) * i * o;
+    back += layerBack[l];
+  }
+  in.backwardFraction = back / (fwd + back);
+  Mlp m(spec.model);
+  for (const auto& b : makeBuckets(m.slots(), spec.bucketCapBytes)) {
+    double done = 0;  // backward runs from the last layer down to b.readyAfterLayer
+    for (int l = spec.model.depth - 1; l >= b.readyAfterLayer; --l) done += layerBack[l];
+    in.bucketBytes.push_back(static_cast<double>(b.count) * sizeof(float));
+    in.bucketReadyFraction.push_back(done / back);
+  }
+  return in;
+}
+
+Json predictRows(const Json& base, const TrainerSpec& spec, const CommModel& m, const std::vector<int>& ranks) {
+  auto in = stepInputFromRow(base, spec);
+  const double perRankBatch = base["batch_per_rank"].get<double>();
+  const double baseStep = predictStep(in, m, 1).stepUs;
+  Json out = Json::array();
+  for (int n : ranks) {
+    auto p = predictStep(in, m, n);
+    out.push_back(Json{{"ranks", n},
+                       {"step_us", p.stepUs},
+                       {"exposed_comm_us", p.exposedUs},
+                       {"comm_us", p.commUs},
+                       {"throughput_sps", perRankBatch * n / (p.stepUs * 1e-6)},
+                       {"efficiency", baseStep / p.stepUs}});
+  }
+  return out;
+}
+
+Json validatePrediction(const Json& rows, const TrainerSpec& spec, const CommModel& m) {
+  Json out{{"rows", Json::array()}, {"max_abs_error", 0.0}};
+  const Json* base = nullptr;
+  for (const auto& r : rows)
+    if (!base || r["ranks"].get<int>() < (*base)["ranks"].get<int>()) base = &r;
+  if (!base) return out;
+  double worst = 0;
+  for (const auto& r : rows) {
+    const int n = r["ranks"].get<int>();
+    if (n == (*base)["ranks"].get<int>()) continue;
+    auto pred = predictRows(*base, spec, m, {n})[0];
+    const double measured = r["step_us_p50"].get<double>();
+    const double err = (pred["step_us"].get<double>() - measured) / measured;
+    worst = std::max(worst, std::abs(err));
+    out["rows"].push_back(Json{{"ranks", n}, {"from_ranks", (*base)["ranks"]}, {"predicted_step_us", pred["step_us"]},
+                               {"measured_step_us", measured}, {"relative_error", err}});
+  }
+  out["max_abs_error"] = worst;
+  return out;
+}
+
+}  // namespace pf::scaling

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Prediction from an all-reduce sweep document (`preflight sweep all_reduce --json sweep.json`): fit the
+// alpha-beta model (perf_model.hpp) to its out-of-place rows, take the measured compute time of the smallest
+// measured world size and the trainer's buckets, and predict step time and efficiency at other sizes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pf/result.hpp"
+#include "perf_model.hpp"
+#include "trainer.hpp"
+
+namespace pf::scaling {
+
+/// Fits the model from the document's all_reduce rows. @throws UsageError naming the file and the fix.
+CommModel commModelFromSweep(const RunReport& sweep, const std::string& path);
+
+/// The step model input from a measured row (compute, other time) and the trainer's buckets.
+StepModelInput stepInputFromRow(const Json& row, const TrainerSpec& spec);
+
+/// Predicted rows for `ranks` (step_us, exposed_comm_us, throughput_sps, efficiency) from `base`.
+Json predictRows(const Json& base, const TrainerSpec& spec, const CommModel& m, const std::vector<int>& ranks);
+
+/// For every measured row beyond the smallest: the prediction made from the smallest, and the relative error
+/// of step time; returns {"rows": [...], "max_abs_error": x}.
+Json validatePrediction(const Json& rows, const TrainerSpec& spec, const CommModel& m);
+
+}  // namespace pf::scaling
