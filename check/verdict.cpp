@@ -29,8 +29,10 @@ std::vector<Result> findingsToResults(const std::vector<Finding>& findings) {
 }
 
 void decideVerdict(RunReport& report, bool strict) {
+  // Skipped phases and absent devices are information, not a verdict: a CPU node without GPUs passes.
   Status v = Status::kPass;
-  for (const Result& r : report.results) v = worst(v, r.status);
+  for (const Result& r : report.results)
+    if (r.status != Status::kSkipped && r.status != Status::kAbsent) v = worst(v, r.status);
   report.verdict = v;
   const bool failed = v == Status::kFail || v == Status::kError || (strict && v == Status::kWarn);
   report.exit_code = failed ? static_cast<int>(ExitCode::kCheckFailed) : 0;

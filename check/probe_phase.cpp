@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The probe phase of `preflight check` with the probes component: every rank probes its node (quick: nothing
+// that takes long), rank 0 gathers, and every warn/fail becomes a finding about that node, as does every
+// node that differs from the majority. The InfiniBand/RoCE probe's active ports give the link rates the
+// expected-bandwidth model uses.
+#include "probe_phase.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "consistency.hpp"
+#include "gather.hpp"
+#include "probe.hpp"
+#include "probe_util.hpp"
+
+namespace pf::check {
+namespace {
+
+Finding toFinding(const Result& r, const std::string& check) {
+  Finding f;
+  f.check = check;
+  f.status = r.status == Status::kWarn ? Status::kWarn : Status::kFail;
+  f.hosts = {r.host};
+  f.message = fmt::format("{}: {}", r.host, r.message);
+  f.remedy = r.remedy;
+  f.evidence = r.evidence;
+  return f;
+}
+
+}  // namespace
+
+ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv&, const Environment& env, bool quick) {
+  ProbePhase phase;
+  phase.available = true;
+  probes::SystemView view("/", env, true);
+  probes::ProbeOptions opt;
+  // The gate must take seconds: always skip the slow measurements here, whatever --quick says about the rest.
+  opt.quick = true;
+  (void)quick;
+  std::vector<Result> local = probes::runProbes(view, opt);
+  auto gathered = probes::gatherResults(boot, hostName(), local);
+  if (boot.rank() != 0) return phase;
+
+  // Several ranks on one node probe the same node: report a finding once per node, probe and message.
+  std::set<std::string> seen;
+  std::map<std::string, std::vector<double>> ratesByHost;
+  for (const auto& rr : gathered) {
+    for (const auto& r : rr.results) {
+      if (r.key == "probe.ib" && !ratesByHost.count(rr.host)) ratesByHost[rr.host] = probes::activePortRatesGbit(r);
+      if (r.status != Status::kWarn && r.status != Status::kFail && r.status != Status::kError) continue;
+      if (!seen.insert(rr.host + "\n" + r.key + "\n" + r.message).second) continue;
+      Finding f = toFinding(r, r.key);  // "probe.net" -> result key "check.probe.net"
+      if (r.status == Status::kError) {
+        f.status = Status::kWarn;  // the probe could not look: say so, but do not call the node broken
+        f.remedy =
+            f.remedy.empty() ? "run `preflight probe --only " + r.key.substr(6) + "` on the node to see why" : f.remedy;
+      }
+      phase.findings.push_back(std::move(f));
+    }
+  }
+  for (const auto& d : probes::checkConsistency(gathered)) {
+    if (!seen.insert(d.host + "\n" + d.key + "\n" + d.message).second) continue;
+    Finding f = toFinding(d, d.key);
+    f.message = d.message;  // already names the node
+    phase.findings.push_back(std::move(f));
+  }
+  for (const auto& [host, rates] : ratesByHost) phase.links.push_back({host, rates});
+  // Links only help the expectation when every node reported them; a partial set would mislead it.
+  std::set<std::string> hosts;
+  for (const auto& rr : gathered) hosts.insert(rr.host);
+  const bool anyRate = std::any_of(phase.links.begin(), phase.links.end(),
+                                   [](const NodeLinks& l) { return !l.portRatesGbit.empty(); });
+  if (phase.links.size() != hosts.size() || !anyRate) phase.links.clear();
+  // One copy per node: ranks sharing a host with identical results (the usual case) add nothing to the document.
+  std::map<std::string, std::string> firstOnHost;
+  for (const auto& rr : gathered) {
+    Json print = Json::array();
+    for (const auto& r : rr.results) {
+      Json j = toJson(r);
+      j.erase("rank");
+      print.push_back(std::move(j));
+    }
+    auto [it, fresh] = firstOnHost.emplace(rr.host, print.dump());
+    if (!fresh && it->second == print.dump()) continue;
+    phase.results.insert(phase.results.end(), rr.results.begin(), rr.results.end());
+  }
+  return phase;
+}
+
+}  // namespace pf::check
