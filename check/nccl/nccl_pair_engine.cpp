@@ -18,7 +18,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <thread>
 #include <vector>
 
 #include "../pair_engine.hpp"
@@ -129,20 +128,7 @@ class NcclPairEngine final : public PairEngine {
     int messages = 0;
   };
 
-  // Waits for the stream, turning an asynchronous NCCL failure into an exception.
-  void wait() {
-    for (;;) {
-      cudaError_t rc = cudaStreamQuery(stream_);
-      if (rc == cudaSuccess) return;
-      if (rc != cudaErrorNotReady) PF_CUDA_CHECK(rc);
-      ncclResult_t async = ncclSuccess;
-      PF_NCCL_CHECK(ncclCommGetAsyncError(comm_, &async));
-      if (async != ncclSuccess)
-        throw NcclError(fmt::format("NCCL failed during the pair test on {}: {} / {}", hostName(),
-                                    ncclGetErrorString(async), ncclGetLastError(comm_)));
-      std::this_thread::yield();
-    }
-  }
+  void wait() { waitNcclStream(stream_, comm_); }
 
   // Announces (sender) or learns (receiver) the next burst's message count; 0 ends the direction.
   int announce(int peer, bool sending, int count) {

@@ -126,17 +126,7 @@ class NcclBackend final : public Backend {
     }
   }
 
-  void complete() override {
-    // Poll rather than block in cudaStreamSynchronize, so an asynchronous NCCL error is seen, as nccl-tests does.
-    for (;;) {
-      cudaError_t rc = cudaStreamQuery(stream_);
-      if (rc == cudaSuccess) return;
-      if (rc != cudaErrorNotReady) PF_CUDA_CHECK(rc);
-      ncclResult_t async = ncclSuccess;
-      PF_NCCL_CHECK(ncclCommGetAsyncError(comm_, &async));
-      PF_NCCL_CHECK(async);
-    }
-  }
+  void complete() override { waitNcclStream(stream_, comm_); }
 
   double timeOne(const Launch& l) override {
     PF_CUDA_CHECK(cudaEventRecord(start_, stream_));

@@ -2,8 +2,8 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // PF_NCCL_CHECK: an NCCL call that throws NcclError with the expression, NCCL's error string, its last error
-// message (which names the failing transport or peer), file:line and host; and the unique-id exchange. Shared
-// by every NCCL user.
+// message (which names the failing transport or peer), file:line and host; the unique-id exchange; and a stream wait that
+// surfaces asynchronous NCCL errors. Shared by every NCCL user (the backend, the pair engine).
 #pragma once
 
 #include <fmt/format.h>
@@ -40,6 +40,27 @@ inline ncclUniqueId shareNcclUniqueId(Bootstrap& boot) {
   boot.broadcast(blob, 0);
   std::copy(blob.begin(), blob.end(), reinterpret_cast<char*>(&id));
   return id;
+}
+
+}  // namespace pf
+
+#include <cuda_runtime_api.h>
+
+#include "pf/cuda_check.hpp"
+
+namespace pf {
+
+/// Waits for `stream` by polling rather than blocking in cudaStreamSynchronize, so that an asynchronous NCCL
+/// error (a dead peer, a network failure) surfaces as an NcclError instead of a hang, as nccl-tests does.
+inline void waitNcclStream(cudaStream_t stream, ncclComm_t comm) {
+  for (;;) {
+    cudaError_t rc = cudaStreamQuery(stream);
+    if (rc == cudaSuccess) return;
+    if (rc != cudaErrorNotReady) PF_CUDA_CHECK(rc);
+    ncclResult_t async = ncclSuccess;
+    PF_NCCL_CHECK(ncclCommGetAsyncError(comm, &async));
+    PF_NCCL_CHECK(async);
+  }
 }
 
 }  // namespace pf
