@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// PF_NCCL_CHECK: an NCCL call that throws NcclError with the expression, NCCL's error string, its last error
-// message (which names the failing transport or peer), file:line and host; the unique-id exchange; and a stream wait that
-// surfaces asynchronous NCCL errors. Shared by every NCCL user (the backend, the pair engine).
+// What every NCCL user here shares (the backend, the pair engine): PF_NCCL_CHECK, an NCCL call that throws
+// NcclError with the expression, NCCL's error string, its last error message (which names the failing
+// transport or peer), file:line and host; the unique-id exchange; and a stream wait that surfaces
+// asynchronous NCCL errors.
 #pragma once
 
 #include <fmt/format.h>
