@@ -15,13 +15,17 @@
 namespace pf::probes {
 namespace {
 
-/// Two ranks' results are the same document when everything but rank and host is equal (the transfer dedupe).
+/// Two ranks' results are the same document when everything but rank, host and the node's moving gauges is
+/// equal (the transfer dedupe). Free memory and free /dev/shm change between two reads a millisecond apart; two
+/// ranks of one node that differ only there send one copy, and the later rank shows the earlier one's reading.
 std::string fingerprint(const RankResults& rr) {
   Json j = Json::array();
   for (const auto& r : rr.results) {
     Json one = toJson(r);
     one.erase("rank");
     one.erase("host");
+    if (r.key == "probe.host" && one["metrics"].is_object())
+      for (const char* gauge : {"mem_available_bytes", "shm_free_bytes"}) one["metrics"].erase(gauge);
     j.push_back(std::move(one));
   }
   return j.dump();

@@ -36,8 +36,9 @@ HcaSelection resolveIbHca(const std::optional<std::string>& ibHca, const std::ve
     if (hit.empty()) {
       sel.unmatched.push_back(shown);
     } else if (!list.exact && (hit.size() > 1 || !hit.count(item.name))) {
-      sel.ambiguous.push_back(fmt::format("'{}' is a prefix and {} {}: {}", shown, list.exclude ? "excludes" : "selects",
-                                          hit.size() == 1 ? "device" : "devices", fmt::join(hit, ", ")));
+      sel.ambiguous.push_back(fmt::format("'{}' is a prefix and {} {}: {}", shown,
+                                          list.exclude ? "excludes" : "selects", hit.size() == 1 ? "device" : "devices",
+                                          fmt::join(hit, ", ")));
     }
   }
   return sel;

@@ -21,10 +21,10 @@ struct HcaPort {
 };
 
 struct HcaSelection {
-  std::vector<HcaPort> selected;        ///< the ports NCCL keeps, in the input order
-  bool userSet = false;                 ///< NCCL_IB_HCA was set and not empty
-  std::vector<std::string> ambiguous;   ///< one message per prefix item that selects more than its exact name
-  std::vector<std::string> unmatched;   ///< items that select no port at all
+  std::vector<HcaPort> selected;       ///< the ports NCCL keeps, in the input order
+  bool userSet = false;                ///< NCCL_IB_HCA was set and not empty
+  std::vector<std::string> ambiguous;  ///< one message per prefix item that selects more than its exact name
+  std::vector<std::string> unmatched;  ///< items that select no port at all
 };
 
 /// Applies NCCL_IB_HCA (unset or empty: every port is kept) to the ports found on this host.

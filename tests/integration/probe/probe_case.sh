@@ -23,6 +23,12 @@ case "$1" in
     [[ $(py "sorted({r['rank'] for r in d['results']})") == "[0, 1, 2, 3]" ]] || fail "ranks: $(py "[r['rank'] for r in d['results']]")"
     [[ $(py "d['context']['world_size']") == 4 ]] || fail "world_size"
     [[ $(py "sum(r['key']=='probe.net' for r in d['results'])") == 4 ]] || fail "one net result per rank"
+    # No GPU, InfiniBand, EFA or SR-IOV NIC on this machine: absent on every rank, each saying what it looked for.
+    for k in gpu ib efa sriov p2p topo; do
+      [[ $(py "sorted({r['status'] for r in d['results'] if r['key']=='probe.$k'})") == "['absent']" ]] \
+        || fail "probe.$k: $(py "[r['status'] for r in d['results'] if r['key']=='probe.$k']")"
+      [[ $(py "all(r['evidence'] for r in d['results'] if r['key']=='probe.$k')") == True ]] || fail "probe.$k: no evidence"
+    done
     ;;
   odd-ifname)  # rank 3 alone gets a nonexistent NCCL_SOCKET_IFNAME (its own app context): named, with the fix
     timeout 120 "${MPIRUN[@]}" -np 3 "$PF_BIN" probe --only net,nccl --json "$work/r.json" : \
@@ -52,6 +58,26 @@ case "$1" in
       > /dev/null 2>&1 || fail "exit $?"
     validate "$work/r.json"
     [[ $(py "[r['status'] for r in d['results']]") == "['pass', 'absent', 'pass']" ]] || fail "$(py "[r['status'] for r in d['results']]")"
+    ;;
+  devices)  # every captured device tree through the CLI: exit code, statuses, schema
+    # tree, expected exit code, then key=status pairs
+    while read -r tree want pairs; do
+      timeout 30 "$PF_BIN" probe --sysfs-root "$PF_FIXTURES/$tree" --env-file "$PF_FIXTURES/env/device-$tree.env" \
+        --only ib,efa,sriov,gpu,p2p,topo --json "$work/r.json" > "$work/out.txt" 2>&1
+      rc=$?
+      [[ $rc -eq $want ]] || { cat "$work/out.txt"; fail "$tree: exit code $rc, expected $want"; }
+      validate "$work/r.json"
+      for kv in $pairs; do
+        got=$(py "[r['status'] for r in d['results'] if r['key']=='probe.${kv%%=*}']")
+        [[ $got == "['${kv#*=}']" ]] || fail "$tree: probe.${kv%%=*} is $got, expected ${kv#*=}"
+      done
+    done <<'EOF_TREES'
+ib-ndr-8hca 0 ib=warn efa=absent sriov=pass gpu=warn p2p=pass topo=pass
+roce-gid 1 ib=fail efa=absent sriov=pass gpu=absent p2p=absent topo=absent
+azure-ndv4 0 ib=pass efa=absent sriov=pass gpu=pass p2p=pass topo=pass
+aws-p4d-efa 0 ib=absent efa=pass sriov=absent gpu=pass p2p=pass topo=pass
+ib-no-uverbs 1 ib=fail efa=absent sriov=absent gpu=absent topo=absent
+EOF_TREES
     ;;
   output)  # output CODE SUBSTRING ARGS...: exit code and a line of the output
     want=$2 text=$3

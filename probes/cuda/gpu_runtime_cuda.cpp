@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The CUDA runtime side of gpu_runtime.hpp: device count, names, memory, compute capability, PCI bus ids and the
+// driver/runtime versions; NVML fills in ECC, persistence, PCIe link and NVLink (nvml_loader.cpp).
+#include <cuda_runtime_api.h>
+
+#include "gpu_runtime.hpp"
+#include "nvml_loader.hpp"
+
+namespace pf::probes {
+namespace {
+
+GpuRuntime ask() {
+  GpuRuntime g;
+  cudaRuntimeGetVersion(&g.runtimeVersion);
+  cudaDriverGetVersion(&g.driverVersion);  // 0 when no driver is installed
+  int n = 0;
+  cudaError_t rc = cudaGetDeviceCount(&n);
+  if (rc != cudaSuccess) {
+    // Without any driver, the runtime's message ("driver version is insufficient") misleads: say what is missing.
+    g.cudaError = g.driverVersion == 0
+                      ? std::string("no NVIDIA driver (cudaDriverGetVersion() = 0: libcuda.so.1 not found)")
+                      : std::string("cudaGetDeviceCount: ") + cudaGetErrorString(rc);
+    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+  } else {
+    g.cudaOk = true;
+    for (int i = 0; i < n; ++i) {
+      cudaDeviceProp p{};
+      if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+      RuntimeGpu d;
+      d.index = i;
+      d.name = p.name;
+      d.memBytes = static_cast<long long>(p.totalGlobalMem);
+      d.ccMajor = p.major;
+      d.ccMinor = p.minor;
+      char bus[32] = {};
+      if (cudaDeviceGetPCIBusId(bus, sizeof bus, i) == cudaSuccess) d.pciBusId = normalizeBusId(bus);
+      g.gpus.push_back(std::move(d));
+    }
+  }
+  g.nvmlOk = fillFromNvml(g, g.nvmlError);
+  return g;
+}
+
+}  // namespace
+
+const GpuRuntime& queryGpuRuntime() {
+  static const GpuRuntime r = ask();
+  return r;
+}
+
+}  // namespace pf::probes

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "nvml_loader.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace pf::probes {
+namespace {
+
+// The subset of nvml.h (NVML API 12) used here.
+using nvmlReturn_t = int;
+using nvmlDevice_t = struct nvmlDevice_st*;
+struct nvmlPciInfo_t {
+  char busIdLegacy[16];
+  unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;
+  char busId[32];
+};
+constexpr int kNvmlSuccess = 0;
+constexpr int kEccCorrected = 0, kEccUncorrected = 1;  // nvmlMemoryErrorType_t
+constexpr int kVolatileEcc = 0;                        // nvmlEccCounterType_t
+constexpr unsigned kMaxNvLinks = 18;                   // NVML_NVLINK_MAX_LINKS
+
+template <typename F>
+F sym(void* h, const char* name) {
+  return reinterpret_cast<F>(dlsym(h, name));
+}
+
+}  // namespace
+
+std::string normalizeBusId(std::string id) {
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto colon = id.find(':');
+  if (colon != std::string::npos && colon > 4) id = id.substr(colon - 4);  // 8-digit NVML domain -> 4 digits
+  return id;
+}
+
+bool fillFromNvml(GpuRuntime& g, std::string& error) {
+  void* h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* e = dlerror();
+    error = std::string("dlopen(libnvidia-ml.so.1): ") + (e ? e : "not found");
+    return false;
+  }
+  auto init = sym<nvmlReturn_t (*)()>(h, "nvmlInit_v2");
+  auto shutdown = sym<nvmlReturn_t (*)()>(h, "nvmlShutdown");
+  auto errStr = sym<const char* (*)(nvmlReturn_t)>(h, "nvmlErrorString");
+  if (!init || !shutdown) {
+    error = "libnvidia-ml.so.1 lacks nvmlInit_v2";
+    dlclose(h);
+    return false;
+  }
+  if (nvmlReturn_t rc = init(); rc != kNvmlSuccess) {
+    error = std::string("nvmlInit: ") + (errStr ? errStr(rc) : std::to_string(rc));
+    dlclose(h);
+    return false;
+  }
+  auto driverVersion = sym<nvmlReturn_t (*)(char*, unsigned)>(h, "nvmlSystemGetDriverVersion");
+  auto byBusId = sym<nvmlReturn_t (*)(const char*, nvmlDevice_t*)>(h, "nvmlDeviceGetHandleByPciBusId_v2");
+  auto eccMode = sym<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>(h, "nvmlDeviceGetEccMode");
+  auto eccCount = sym<nvmlReturn_t (*)(nvmlDevice_t, int, int, unsigned long long*)>(h, "nvmlDeviceGetTotalEccErrors");
+  auto persistence = sym<nvmlReturn_t (*)(nvmlDevice_t, int*)>(h, "nvmlDeviceGetPersistenceMode");
+  auto curGen = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(h, "nvmlDeviceGetCurrPcieLinkGeneration");
+  auto curWidth = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(h, "nvmlDeviceGetCurrPcieLinkWidth");
+  auto maxGen = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(h, "nvmlDeviceGetMaxPcieLinkGeneration");
+  auto maxWidth = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(h, "nvmlDeviceGetMaxPcieLinkWidth");
+  auto linkState = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned, int*)>(h, "nvmlDeviceGetNvLinkState");
+  auto remotePci =
+      sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlPciInfo_t*)>(h, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+
+  char buf[96] = {};
+  if (driverVersion && driverVersion(buf, sizeof buf) == kNvmlSuccess) g.nvmlDriverVersion = buf;
+  for (auto& gpu : g.gpus) {
+    nvmlDevice_t d = nullptr;
+    if (!byBusId || byBusId(gpu.pciBusId.c_str(), &d) != kNvmlSuccess) continue;
+    int cur = 0, pend = 0, on = 0;
+    unsigned u = 0;
+    unsigned long long n = 0;
+    if (eccMode && eccMode(d, &cur, &pend) == kNvmlSuccess) gpu.eccEnabled = cur == 1;
+    if (gpu.eccEnabled.value_or(false) && eccCount) {
+      if (eccCount(d, kEccUncorrected, kVolatileEcc, &n) == kNvmlSuccess)
+        gpu.eccUncorrectedVolatile = static_cast<long long>(n);
+      if (eccCount(d, kEccCorrected, kVolatileEcc, &n) == kNvmlSuccess)
+        gpu.eccCorrectedVolatile = static_cast<long long>(n);
+    }
+    if (persistence && persistence(d, &on) == kNvmlSuccess) gpu.persistence = on == 1;
+    if (curGen && curGen(d, &u) == kNvmlSuccess) gpu.pcieGen = static_cast<int>(u);
+    if (curWidth && curWidth(d, &u) == kNvmlSuccess) gpu.pcieWidth = static_cast<int>(u);
+    if (maxGen && maxGen(d, &u) == kNvmlSuccess) gpu.pcieGenMax = static_cast<int>(u);
+    if (maxWidth && maxWidth(d, &u) == kNvmlSuccess) gpu.pcieWidthMax = static_cast<int>(u);
+    for (unsigned link = 0; linkState && link < kMaxNvLinks; ++link) {
+      int active = 0;
+      if (linkState(d, link, &active) != kNvmlSuccess || active != 1) continue;
+      ++gpu.nvlinkActive;
+      nvmlPciInfo_t pci{};
+      if (remotePci && remotePci(d, link, &pci) == kNvmlSuccess) gpu.nvlinkPeers.push_back(normalizeBusId(pci.busId));
+    }
+  }
+  shutdown();
+  dlclose(h);
+  return true;
+}
+
+}  // namespace pf::probes

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// gpu: NVIDIA GPUs from two sources that must agree: sysfs/procfs (PCI functions, link width and speed, NUMA
+// node, the kernel module's version) and, on a live node, the CUDA runtime and NVML (what a job will really see:
+// count, name, memory, driver and runtime CUDA versions, ECC mode and error counts, persistence mode).
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+#include <set>
+
+#include "gpu_runtime.hpp"
+#include "gpu_sysfs.hpp"
+#include "ib_devices.hpp"
+#include "probe.hpp"
+#include "probe_util.hpp"
+
+namespace pf::probes {
+namespace {
+
+std::string cudaVersion(int v) { return v > 0 ? fmt::format("{}.{}", v / 1000, (v % 1000) / 10) : ""; }
+
+const RuntimeGpu* runtimeFor(const GpuRuntime* rt, const std::string& bdf) {
+  if (!rt) return nullptr;
+  for (const auto& g : rt->gpus)
+    if (g.pciBusId == bdf) return &g;
+  return nullptr;
+}
+
+void addRuntime(Json& row, const RuntimeGpu& g, Findings& f) {
+  row["cuda_index"] = g.index;
+  row["name"] = g.name;
+  row["memory_bytes"] = g.memBytes;
+  row["compute_capability"] = fmt::format("{}.{}", g.ccMajor, g.ccMinor);
+  if (g.eccEnabled) row["ecc_enabled"] = *g.eccEnabled;
+  if (g.eccUncorrectedVolatile) row["ecc_uncorrected_volatile"] = *g.eccUncorrectedVolatile;
+  if (g.eccCorrectedVolatile) row["ecc_corrected_volatile"] = *g.eccCorrectedVolatile;
+  if (g.persistence) row["persistence_mode"] = *g.persistence;
+  if (g.pcieGen) row["nvml_pcie_gen"] = *g.pcieGen;
+  if (g.pcieWidth) row["nvml_pcie_width"] = *g.pcieWidth;
+  row["nvlink_active"] = g.nvlinkActive;
+  if (g.eccUncorrectedVolatile.value_or(0) > 0)
+    f.add(Status::kFail,
+          fmt::format("GPU {} ({}) has {} uncorrected ECC errors since the driver loaded", g.index, g.pciBusId,
+                      *g.eccUncorrectedVolatile),
+          "drain the node; reset the GPU (nvidia-smi -r) or reboot, and RMA it if the errors return");
+  if (g.persistence && !*g.persistence)
+    f.add(Status::kWarn,
+          fmt::format("GPU {} is not in persistence mode: every job pays the driver's start-up", g.index),
+          "run nvidia-persistenced (systemctl enable --now nvidia-persistenced) or nvidia-smi -pm 1");
+}
+
+class GpuProbe final : public Probe {
+ public:
+  std::string name() const override { return "gpu"; }
+  std::string description() const override {
+    return "NVIDIA GPUs: count, model, driver/CUDA versions, memory, ECC, PCIe link, NUMA, persistence";
+  }
+
+  Result run(const SystemView& sys, const ProbeOptions&) const override {
+    Result r;
+    const auto gpus = readSysGpus(sys);
+    const NvidiaModule mod = readNvidiaModule(sys);
+    const GpuRuntime* rt = sys.isLive() ? &queryGpuRuntime() : nullptr;
+    addEvidence(r, "NVIDIA display-class PCI functions", static_cast<int>(gpus.size()), "/sys/bus/pci/devices");
+    addEvidence(r, "NVIDIA kernel module", mod.version.empty() ? "not loaded" : mod.version,
+                "/proc/driver/nvidia/version");
+    if (rt)
+      addEvidence(r, "CUDA devices", rt->cudaOk ? Json(static_cast<int>(rt->gpus.size())) : Json(rt->cudaError),
+                  "cudaGetDeviceCount()");
+    const int cudaCount = rt && rt->cudaOk ? static_cast<int>(rt->gpus.size()) : 0;
+    if (gpus.empty() && cudaCount == 0) {
+      r.status = Status::kAbsent;
+      r.message = fmt::format("no NVIDIA GPU: no PCI function of vendor 0x10de with a display class{}",
+                              rt ? "; " + (rt->cudaOk ? std::string("cudaGetDeviceCount() = 0") : rt->cudaError) : "");
+      return r;
+    }
+    Findings f;
+    if (!gpus.empty() && mod.version.empty())
+      f.add(Status::kFail,
+            fmt::format("{} NVIDIA GPU(s) on the PCI bus but the nvidia kernel module is not loaded", gpus.size()),
+            "install/load the driver (modprobe nvidia; check `dmesg | grep -i nvrm` for why it failed)");
+
+    std::map<std::string, int> models;
+    for (const auto& g : gpus) {
+      Json row = toJson(g.pci);
+      row["model"] = g.model;
+      ++models[g.model];
+      if (g.pci.maxLinkWidth > 0 && g.pci.curLinkWidth > 0 && g.pci.curLinkWidth < g.pci.maxLinkWidth)
+        f.add(Status::kWarn,
+              fmt::format("GPU {} PCIe link runs x{} of x{}: host<->device copies lose {:.0f}% of their bandwidth",
+                          g.pci.bdf, g.pci.curLinkWidth, g.pci.maxLinkWidth,
+                          100.0 * (1.0 - double(g.pci.curLinkWidth) / g.pci.maxLinkWidth)),
+              "reseat the GPU or its riser, check BIOS PCIe bifurcation, and drain the node if it persists");
+      if (const RuntimeGpu* rg = runtimeFor(rt, g.pci.bdf)) addRuntime(row, *rg, f);
+      r.rows.push_back(std::move(row));
+    }
+    if (rt) {
+      std::set<std::string> seen;
+      for (const auto& g : gpus) seen.insert(g.pci.bdf);
+      for (const auto& rg : rt->gpus)
+        if (!seen.count(rg.pciBusId)) {  // sysfs hidden (some containers): the runtime still counts
+          Json row{{"bdf", rg.pciBusId}, {"model", rg.name}};
+          ++models[rg.name];
+          addRuntime(row, rg, f);
+          r.rows.push_back(std::move(row));
+        }
+      const bool restricted = sys.env().get("CUDA_VISIBLE_DEVICES").has_value();
+      if (!rt->cudaOk && !gpus.empty())
+        f.add(Status::kFail, fmt::format("CUDA cannot use this node's GPUs: {}", rt->cudaError),
+              "check the driver against the CUDA runtime (nvidia-smi; `dmesg | grep -i xid`) and the container's GPU "
+              "access");
+      else if (!restricted && !gpus.empty() && cudaCount < static_cast<int>(gpus.size()))
+        f.add(Status::kFail,
+              fmt::format("CUDA sees {} of the {} GPUs on the PCI bus: a GPU failed to initialise or fell off the bus",
+                          cudaCount, gpus.size()),
+              "look for Xid errors (dmesg | grep -i xid), reset or reboot, and drain the node until all GPUs show");
+      if (rt->driverVersion > 0 && rt->runtimeVersion > rt->driverVersion)
+        f.add(Status::kFail,
+              fmt::format("the driver supports CUDA {} but the runtime is CUDA {}: kernels fail with "
+                          "\"driver version is insufficient\"",
+                          cudaVersion(rt->driverVersion), cudaVersion(rt->runtimeVersion)),
+              "upgrade the NVIDIA driver, or use a CUDA runtime no newer than the driver supports");
+    }
+    // GPUDirect RDMA needs nvidia_peermem, or DMA-BUF with the open kernel modules.
+    RdmaStack rdma = readRdmaStack(sys);
+    bool ibNics = false;
+    for (const auto& d : rdma.devices) ibNics |= !isEfa(d);
+    if (ibNics && !mod.version.empty() && !mod.open && !sys.exists("/sys/module/nvidia_peermem"))
+      f.add(Status::kWarn,
+            "nvidia_peermem is not loaded and the driver is not the open kernel module (DMA-BUF): NCCL cannot use "
+            "GPUDirect RDMA and stages network traffic through host memory",
+            "modprobe nvidia-peermem (and add it to /etc/modules-load.d/)");
+
+    std::vector<std::string> modelList;
+    for (const auto& [m, n] : models) modelList.push_back(fmt::format("{} x{}", m, n));
+    r.metrics["gpu_count"] = static_cast<int>(r.rows.size());
+    r.params["model"] =
+        models.size() == 1 ? Json(models.begin()->first) : Json(fmt::format("{}", fmt::join(modelList, ", ")));
+    std::string drv = mod.version.empty() && rt ? rt->nvmlDriverVersion : mod.version;
+    r.params["driver_version"] = drv.empty() ? Json() : Json(drv);
+    r.params["cuda_driver_version"] = rt && rt->driverVersion ? Json(cudaVersion(rt->driverVersion)) : Json();
+    r.params["cuda_runtime_version"] = rt && rt->runtimeVersion ? Json(cudaVersion(rt->runtimeVersion)) : Json();
+    r.params["open_kernel_module"] = mod.open;
+    if (rt && !rt->nvmlOk) addEvidence(r, "NVML", rt->nvmlError, "libnvidia-ml.so.1");
+    f.apply(r, fmt::format("{} GPU(s): {}; driver {}", r.rows.size(), fmt::join(modelList, ", "),
+                           drv.empty() ? "unknown" : drv));
+    return r;
+  }
+};
+
+PF_REGISTER_PROBE(GpuProbe, "gpu");
+
+}  // namespace
+}  // namespace pf::probes
