@@ -9,6 +9,7 @@
 #include <cstring>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "pf/bootstrap_factory.hpp"
@@ -28,9 +29,16 @@ void relaunchLocally(int localRanks, const Invocation& inv, const LauncherEnv& e
     return;
   }
   if (!haveMpi())
-    throw UsageError("--local-ranks needs MPI, and this preflight was built without it; install Open MPI "
-                     "(apt-get install openmpi-bin libopenmpi-dev) and rebuild");
+    throw UsageError(
+        "--local-ranks needs MPI, and this preflight was built without it; install Open MPI "
+        "(apt-get install openmpi-bin libopenmpi-dev) and rebuild");
   std::vector<std::string> args = {PF_MPIEXEC, "-np", std::to_string(localRanks), "--oversubscribe"};
+  // One core per rank while there are enough: --oversubscribe alone leaves ranks unbound, and ranks that
+  // migrate between cores pay for it in memory-bound phases (the scale trainer's optimizer step took 1.0-1.3 ms
+  // unbound vs 0.61-0.69 ms bound, 2 ranks on this 2-core machine, docs/performance.md). More ranks than cores
+  // cannot be bound one per core.
+  const bool fits = localRanks <= static_cast<int>(std::thread::hardware_concurrency());
+  args.insert(args.end(), {"--bind-to", fits ? "core" : "none"});
   if (geteuid() == 0) args.push_back("--allow-run-as-root");
   // Ranks on a shared machine must yield when idle, or busy-polling neighbours distort every timing.
   args.insert(args.end(), {"--mca", "mpi_yield_when_idle", "1"});

@@ -10,11 +10,14 @@
 
 #include <algorithm>
 #include <iostream>
+#include <thread>
 
 #include "command.hpp"
+#include "cuda_runner.hpp"
 #include "launch.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
+#include "pytorch_runner.hpp"
 #include "scale_runner.hpp"
 #include "sweep_fit.hpp"
 
@@ -46,22 +49,33 @@ class ScaleCommand final : public Command {
         ->capture_default_str();
     app.add_option("--optimizer", opt_.trainer.optimizer.kind, "sgd (with momentum) or adam")->capture_default_str();
     app.add_option("--lr", opt_.trainer.optimizer.lr, "learning rate")->capture_default_str();
+    app.add_option("--device", device_, "cpu (OpenBLAS) or cuda (cuBLAS + NCCL, one GPU per rank)")
+        ->check(CLI::IsMember({"cpu", "cuda"}))
+        ->capture_default_str();
+    app.add_option("--framework", framework_, "native (this trainer, MPI) or pytorch (DDP/gloo under torchrun)")
+        ->check(CLI::IsMember({"native", "pytorch"}))
+        ->capture_default_str();
+    app.add_option("--blas-threads", blasThreads_, "OpenBLAS threads per rank (0 = cores / local ranks)")
+        ->capture_default_str();
     app.add_option("--from", from_, "all_reduce sweep document (preflight sweep all_reduce --json) for the model");
     app.add_option("--predict", predict_, "world sizes to predict from the model (needs --from)")->delimiter(',');
     app.add_option("--json", json_, "write the result document to FILE ('-' = stdout)");
     app.footer(
         "Weak scaling by default (fixed per-rank batch). E(N) = throughput(N) / (N x throughput(1)), with its\n"
         "spread over repetitions. Exit 1 when parameters differ across ranks or from the single-rank reference.\n"
-        "Set OPENBLAS_NUM_THREADS=1 when ranks share cores.\n\n"
+        "OpenBLAS gets cores / local ranks threads per rank at every size (--blas-threads overrides).\n\n"
         "Examples:\n"
         "  preflight scale --local-ranks 2 --ranks 1,2\n"
         "  preflight sweep all_reduce --local-ranks 2 -b 1K -e 16M -f 4 --json sweep.json\n"
-        "  preflight scale --local-ranks 2 --ranks 1,2 --from sweep.json --predict 8,64 --json scale.json");
+        "  preflight scale --local-ranks 2 --ranks 1,2 --from sweep.json --predict 8,64 --json scale.json\n"
+        "  preflight scale --framework pytorch --ranks 1,2 --json ddp.json   (torchrun starts the ranks)");
   }
 
   int run(const Invocation& inv) override {
     validate();
+    if (device_ == "cuda") scaling::requireCudaDevice();  // no GPU: exit 2 before launching ranks
     checkWritable(json_);
+    if (framework_ == "pytorch") return runPytorch(inv);
     CommModel model;
     if (!from_.empty()) model = scaling::commModelFromSweep(readReport(from_), from_);  // bad file: exit 2 now
     Environment env = Environment::fromProcess();
@@ -71,27 +85,58 @@ class ScaleCommand final : public Command {
     if (boot->size() < *std::max_element(ranks_.begin(), ranks_.end()))
       throw UsageError(fmt::format("--ranks asks for {} ranks but {} were launched: raise --local-ranks (or -np)",
                                    *std::max_element(ranks_.begin(), ranks_.end()), boot->size()));
+    blasThreads_ = scaling::useBlasThreads(blasThreads_, launcher.local_world_size);  // same at every N
     RunReport report;
     report.context = gatherContext("scale", inv, *boot, launcher);
     Json rows = Json::array();
     for (int n : ranks_) {
-      Json row = scaling::runWorldSize(opt_, n);
+      Json row = device_ == "cuda" ? scaling::runCudaWorldSize(opt_, n, *boot, launcher.local_rank)
+                                   : scaling::runWorldSize(opt_, n);
       if (boot->rank() == 0) rows.push_back(row);
       boot->barrier();
     }
     if (boot->rank() != 0) return 0;
     scaling::addEfficiency(rows);
-    Result r = summarize(rows, model);
-    report.results.push_back(r);
-    report.verdict = r.status;
-    report.exit_code = r.status == Status::kFail ? static_cast<int>(ExitCode::kCheckFailed) : 0;
-    if (json_ != "-") printTable(r);
-    if (!json_.empty()) writeReport(report, json_);
-    return report.exit_code;
+    return finish(report, summarize(rows, model));
   }
 
  private:
   using CommModel = scaling::CommModel;
+
+  // --framework pytorch: torchrun starts every world size's ranks, so this process stays alone (no mpirun).
+  int runPytorch(const Invocation& inv) {
+    const std::string python = scaling::findTorchPython();  // no torch: exit 2, naming what was tried
+    const std::string script = scaling::findDdpScript();
+    Environment env = Environment::fromProcess();
+    LauncherEnv launcher = detectLauncher(env);
+    if (launcher.multiRank())
+      throw UsageError("--framework pytorch runs torchrun itself: start preflight once, without mpirun or srun");
+    auto boot = startBootstrap(inv, launcher);
+    // Threads per rank as the native trainer: cores / the largest world size, the same at every N.
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int largest = *std::max_element(ranks_.begin(), ranks_.end());
+    blasThreads_ = blasThreads_ > 0 ? blasThreads_ : std::max(1, cores / largest);
+    RunReport report;
+    report.context = gatherContext("scale", inv, *boot, launcher);
+    Json rows = Json::array();
+    for (int n : ranks_) rows.push_back(scaling::runPytorchWorldSize(opt_, n, python, script, blasThreads_));
+    scaling::addEfficiency(rows);
+    Result r = summarize(rows, CommModel{});
+    r.params["python"] = python;
+    r.params["script"] = script;
+    if (!rows.empty() && rows[0].contains("torch")) r.params["torch"] = rows[0]["torch"];
+    return finish(report, std::move(r));
+  }
+
+  /// The verdict, the table (unless the document goes to stdout) and the document; returns the exit code.
+  int finish(RunReport& report, Result r) {
+    report.verdict = r.status;
+    report.exit_code = r.status == Status::kFail ? static_cast<int>(ExitCode::kCheckFailed) : 0;
+    if (json_ != "-") printTable(r);
+    report.results.push_back(std::move(r));
+    if (!json_.empty()) writeReport(report, json_);
+    return report.exit_code;
+  }
 
   void validate() {
     if (ranks_.empty() || *std::min_element(ranks_.begin(), ranks_.end()) < 1)
@@ -105,6 +150,12 @@ class ScaleCommand final : public Command {
     if (opt_.trainer.model.depth < 1 || opt_.trainer.model.width < 1 || opt_.trainer.model.input < 1 ||
         opt_.trainer.model.output < 1)
       throw UsageError("--input, --width, --depth and --output must be >= 1");
+    if (framework_ == "pytorch") {
+      if (localRanks_ > 0) throw UsageError("--framework pytorch: torchrun starts the ranks; drop --local-ranks");
+      if (!from_.empty() || !predict_.empty())
+        throw UsageError("--from/--predict model the native trainer; use them with --framework native");
+      if (device_ != "cpu") throw UsageError("--framework pytorch runs on the CPU (gloo); drop --device");
+    }
     if (!predict_.empty() && from_.empty())
       throw UsageError("--predict needs --from SWEEP.json (an all_reduce sweep to fit the model to)");
     if (localRanks_ > 1 && localRanks_ < *std::max_element(ranks_.begin(), ranks_.end()))
@@ -120,15 +171,25 @@ class ScaleCommand final : public Command {
     Result r;
     r.key = opt_.strong ? "scale.strong" : "scale.weak";
     r.kind = "scale";
-    r.params = Json{{"ranks", ranks_},          {"reps", opt_.reps},
-                    {"steps", opt_.steps},      {"warmup", opt_.warmup},
+    r.params = Json{{"ranks", ranks_},
+                    {"reps", opt_.reps},
+                    {"steps", opt_.steps},
+                    {"warmup", opt_.warmup},
                     {"batch_per_rank", opt_.trainer.batchPerRank},
-                    {"strong", opt_.strong},    {"input", opt_.trainer.model.input},
-                    {"width", opt_.trainer.model.width}, {"depth", opt_.trainer.model.depth},
+                    {"strong", opt_.strong},
+                    {"input", opt_.trainer.model.input},
+                    {"width", opt_.trainer.model.width},
+                    {"depth", opt_.trainer.model.depth},
                     {"output", opt_.trainer.model.output},
                     {"parameters", opt_.trainer.model.paramCount()},
-                    {"bucket_cap_mb", bucketMb_}, {"optimizer", opt_.trainer.optimizer.kind},
-                    {"framework", "native"}, {"blas", "openblas"}};
+                    {"bucket_cap_mb", bucketMb_},
+                    {"optimizer", opt_.trainer.optimizer.kind},
+                    {"framework", framework_},
+                    {"blas", framework_ == "pytorch" ? "torch"
+                             : device_ == "cuda"     ? "cublas"
+                                                     : "openblas"},
+                    {"blas_threads", blasThreads_},
+                    {"device", device_}};
     bool equal = true;
     for (const auto& row : rows) equal = equal && row["ranks_identical"] && row["equal_to_single_rank"];
     r.rows = rows;
@@ -182,6 +243,9 @@ class ScaleCommand final : public Command {
   int localRanks_ = 0;
   double bucketMb_ = 25;
   std::string from_, json_;
+  std::string device_ = "cpu";
+  int blasThreads_ = 0;
+  std::string framework_ = "native";
   std::vector<int> predict_;
   scaling::ScaleOptions opt_;
 };

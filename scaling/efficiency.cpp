@@ -35,4 +35,14 @@ Spread efficiency(const std::vector<double>& thrN, const std::vector<double>& th
   return spreadOf(e);
 }
 
+double nearestRankPercentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(std::min<double>(v.size() - 1, std::floor(q * (v.size() - 1) + 0.5)))];
+}
+
+Json toJson(const Spread& s) {
+  return Json{{"median", s.median}, {"min", s.min}, {"max", s.max}, {"stddev", s.stddev}, {"n", s.n}};
+}
+
 }  // namespace pf::scaling

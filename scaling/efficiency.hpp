@@ -9,6 +9,8 @@
 
 #include <vector>
 
+#include "pf/result.hpp"
+
 namespace pf::scaling {
 
 struct Spread {
@@ -18,6 +20,11 @@ struct Spread {
 
 /// Median/min/max/sample standard deviation of `v` (empty -> all zero).
 Spread spreadOf(std::vector<double> v);
+
+/// The nearest-rank percentile of `v` (q in [0,1]; empty -> 0): the step-time p50/p90 of a row.
+double nearestRankPercentile(std::vector<double> v, double q);
+/// {"median","min","max","stddev","n"}, the shape every spread takes in the result rows.
+Json toJson(const Spread& s);
 
 /// Efficiency per repetition at `ranks`, summarised. `thrN`, `thr1` are samples/s per repetition.
 /// @throws std::invalid_argument when thr1 is empty or its median is not positive, or ranks < 1.

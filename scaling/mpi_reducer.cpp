@@ -2,10 +2,11 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The MPI group: MPI_Iallreduce per bucket, MPI_Test for progress. Built only when PF_HAVE_MPI.
+#include <fmt/format.h>
 #include <mpi.h>
 
-#include <fmt/format.h>
-
+#include <chrono>
+#include <thread>
 #include <vector>
 
 #include "pf/error.hpp"
@@ -35,6 +36,9 @@ class MpiReducer final : public GradReducer {
     check(MPI_Iallreduce(MPI_IN_PLACE, data, static_cast<int>(count), MPI_FLOAT, MPI_SUM, comm_, &reqs_.back()),
           "MPI_Iallreduce");
     return static_cast<int>(reqs_.size()) - 1;
+  }
+  void reduceNow(float* data, std::size_t count) override {
+    check(MPI_Allreduce(MPI_IN_PLACE, data, static_cast<int>(count), MPI_FLOAT, MPI_SUM, comm_), "MPI_Allreduce");
   }
   bool test(int h) override {
     int flag = 0;
@@ -69,6 +73,16 @@ class MpiReducer final : public GradReducer {
 }  // namespace
 
 bool haveMpiReducer() { return true; }
+
+void idleBarrier() {
+  MPI_Request req = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(MPI_COMM_WORLD, &req), "MPI_Ibarrier");
+  for (int done = 0;;) {
+    check(MPI_Test(&req, &done, MPI_STATUS_IGNORE), "MPI_Test");
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+}
 
 std::unique_ptr<GradReducer> makeMpiReducer(int n) {
   int world = 0, rank = 0;

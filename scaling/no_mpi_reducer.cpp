@@ -8,10 +8,13 @@ namespace pf::scaling {
 
 bool haveMpiReducer() { return false; }
 
+void idleBarrier() {}
+
 std::unique_ptr<GradReducer> makeMpiReducer(int n) {
   if (n == 1) return makeSoloReducer();
-  throw UsageError("this preflight was built without MPI, so `scale` can only run 1 rank: install Open MPI "
-                   "(apt-get install openmpi-bin libopenmpi-dev) and rebuild");
+  throw UsageError(
+      "this preflight was built without MPI, so `scale` can only run 1 rank: install Open MPI "
+      "(apt-get install openmpi-bin libopenmpi-dev) and rebuild");
 }
 
 }  // namespace pf::scaling

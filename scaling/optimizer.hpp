@@ -24,7 +24,9 @@ class Optimizer {
  public:
   Optimizer(const OptimizerSpec& spec, std::size_t n) : spec_(spec), m_(n, 0.0f), v_(n, 0.0f) {}
   /// One update of `params` (forward layout) from `grads` (reverse layout per `slots`).
-  void step(const std::vector<ParamSlot>& slots, std::vector<float>& params, const std::vector<float>& grads);
+  /// One step on every slot; each gradient is multiplied by `gradScale` first (1/N: DDP's averaging).
+  void step(const std::vector<ParamSlot>& slots, std::vector<float>& params, const std::vector<float>& grads,
+            float gradScale = 1.0f);
 
  private:
   OptimizerSpec spec_;

@@ -65,7 +65,8 @@ CommModel fitCommModel(const std::vector<double>& bytes, const std::vector<doubl
   CommModel m;
   m.splitBytes = splitBytes;
   // With too few points on one side, one fit serves both ranges.
-  const bool both = std::set<double>(xs.begin(), xs.end()).size() >= 2 && std::set<double>(xl.begin(), xl.end()).size() >= 2;
+  const bool both =
+      std::set<double>(xs.begin(), xs.end()).size() >= 2 && std::set<double>(xl.begin(), xl.end()).size() >= 2;
   if (both) {
     m.small = toAlphaBeta(fitLine(xs, ys), sweepRanks);
     m.large = toAlphaBeta(fitLine(xl, yl), sweepRanks);
@@ -73,6 +74,15 @@ CommModel fitCommModel(const std::vector<double>& bytes, const std::vector<doubl
     m.small = m.large = toAlphaBeta(fitLine(bytes, timeUs), sweepRanks);
   }
   return m;
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0.0;
+  std::sort(v.begin(), v.end());
+  const double pos = std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1);
+  const auto lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
 StepPrediction predictStep(const StepModelInput& in, const CommModel& model, int ranks) {
@@ -88,7 +98,11 @@ StepPrediction predictStep(const StepModelInput& in, const CommModel& model, int
     p.commUs += t;
   }
   p.exposedUs = std::max(0.0, commFree - in.computeUs);
-  p.stepUs = in.computeUs + p.exposedUs + in.otherUs;
+  if (!in.stepSamplesUs.empty() && ranks > in.baseRanks) {
+    const double q = std::pow(0.5, static_cast<double>(in.baseRanks) / ranks);
+    p.stragglerUs = std::max(0.0, quantile(in.stepSamplesUs, q) - quantile(in.stepSamplesUs, 0.5));
+  }
+  p.stepUs = in.computeUs + p.exposedUs + in.otherUs + p.stragglerUs;
   return p;
 }
 

@@ -9,8 +9,10 @@
 // A sweep measured at p ranks gives t(S) ~ a + b S per size range; a least-squares fit of (a, b) is turned
 // into (alpha, beta) through the ring formula at p. The step time at n ranks is then simulated: buckets
 // become ready during backward at their layers' share of the measured backward time, are reduced one after
-// another, and whatever ends after backward is exposed. Intra-node parameters serve n <= gpusPerNode, the
-// inter-node ones beyond (one fitted set serves both when the sweep ran on one node only).
+// another, and whatever ends after backward is exposed. A synchronous step also waits for its slowest rank:
+// that straggler term is read off the reference run's own step-time distribution (see StepModelInput).
+// Intra-node parameters serve n <= gpusPerNode, the inter-node ones beyond (one fitted set serves both when
+// the sweep ran on one node only).
 #pragma once
 
 #include <cstdint>
@@ -27,9 +29,9 @@ struct LineFit {
 LineFit fitLine(const std::vector<double>& x, const std::vector<double>& y);
 
 struct AlphaBeta {
-  double alphaUs = 0;      ///< per message step
-  double betaUsPerB = 0;   ///< per byte
-  double splitBytes = 0;   ///< sizes below use `small`, at or above use this fit (see CommModel)
+  double alphaUs = 0;     ///< per message step
+  double betaUsPerB = 0;  ///< per byte
+  double splitBytes = 0;  ///< sizes below use `small`, at or above use this fit (see CommModel)
 };
 
 struct CommModel {
@@ -44,16 +46,25 @@ CommModel fitCommModel(const std::vector<double>& bytes, const std::vector<doubl
                        double splitBytes = 65536);
 
 struct StepModelInput {
-  double computeUs = 0;             ///< forward + backward at 1 rank (per-rank batch fixed)
-  double backwardFraction = 2.0 / 3.0;  ///< share of compute that is backward
-  double otherUs = 0;               ///< optimizer and the rest of the step
-  std::vector<double> bucketBytes;  ///< in the order they become ready
+  double computeUs = 0;                     ///< forward + backward at 1 rank (per-rank batch fixed)
+  double backwardFraction = 2.0 / 3.0;      ///< share of compute that is backward
+  double otherUs = 0;                       ///< optimizer and the rest of the step
+  std::vector<double> bucketBytes;          ///< in the order they become ready
   std::vector<double> bucketReadyFraction;  ///< of backward, when each bucket is complete (0..1]
+  /// The reference's per-step times (each already the slowest of its `baseRanks` ranks); empty = no
+  /// straggler term. A synchronous step waits for the slowest rank: with independent per-rank jitter the
+  /// median of the max over n ranks is the 0.5^(baseRanks/n) quantile of the reference's step times.
+  std::vector<double> stepSamplesUs;
+  int baseRanks = 1;
 };
 
 struct StepPrediction {
   double stepUs = 0, exposedUs = 0, commUs = 0;
+  double stragglerUs = 0;  ///< waiting for the slowest rank, from the reference's step-time spread
 };
+
+/// Linear-interpolated quantile q in [0, 1] of `v` (0 when empty).
+double quantile(std::vector<double> v, double q);
 
 StepPrediction predictStep(const StepModelInput& in, const CommModel& model, int ranks);
 

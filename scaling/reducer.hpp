@@ -23,6 +23,10 @@ class GradReducer {
   virtual bool test(int h) = 0;
   /// Blocks until handle `h` has completed.
   virtual void wait(int h) = 0;
+  /// Sums now, blocking: for buckets that become ready when backward is over, with nothing left to overlap.
+  /// MPI overrides it with MPI_Allreduce, the primitive `preflight sweep all_reduce` measures; Open MPI's
+  /// non-blocking collectives (libnbc) measured 2-4x slower for the same bytes on 2 ranks here (docs/scale.md).
+  virtual void reduceNow(float* data, std::size_t count) { wait(start(data, count)); }
   /// Sum of one double across the group (blocking; for checksums and timings).
   virtual double allSum(double v) = 0;
   /// Max of one double across the group (blocking).
@@ -39,5 +43,10 @@ std::unique_ptr<GradReducer> makeMpiReducer(int n);
 
 /// Whether this build can make MPI groups.
 bool haveMpiReducer();
+
+/// Every launched rank meets here (collective over MPI_COMM_WORLD; a no-op without MPI). It waits by sleeping
+/// between polls, so the ranks outside a world size's group leave the cores to the ranks measuring: a spinning
+/// MPI_Barrier would take a core's share from the 1-rank reference that the other sizes do not lose.
+void idleBarrier();
 
 }  // namespace pf::scaling

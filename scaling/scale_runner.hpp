@@ -3,7 +3,7 @@
 //
 // The scaling sweep. Every world size N runs on the first N launched ranks as one MPI sub-communicator
 // (MPI_Comm_split), inside the same launch: one mpirun start-up instead of one per size, and the same
-// processes (pinned the same way) serve every N. Ranks outside the group wait at the next collective.
+// processes (pinned the same way) serve every N. Ranks outside the group wait, sleeping, in idleBarrier().
 // Per N: `reps` repetitions, each a fresh model trained `warmup` + `steps` steps; the last repetition's
 // parameters are checked for equality across ranks (checksum) and, on rank 0, against a single-rank
 // reference trained on the whole global batch for the same steps.
@@ -17,12 +17,18 @@
 namespace pf::scaling {
 
 struct ScaleOptions {
-  TrainerSpec trainer;   ///< batchPerRank = the weak-scaling per-rank batch
+  TrainerSpec trainer;  ///< batchPerRank = the weak-scaling per-rank batch
   std::vector<int> ranks{1, 2};
   int reps = 3, steps = 10, warmup = 2;
-  bool strong = false;   ///< fixed global batch = batchPerRank x smallest N
+  bool strong = false;              ///< fixed global batch = batchPerRank x smallest N
   double equalityTolerance = 1e-4;  ///< max |param difference| vs the single-rank reference
 };
+
+/// Sets OpenBLAS's thread count for this process: `requested` when > 0, else cores / ranks on this node (at
+/// least 1). The same count serves every world size, so the smallest N (the model's reference) is measured
+/// with the per-rank cores the largest N gets; N ranks x default threads would oversubscribe the cores only
+/// at the larger sizes. Returns the count in effect.
+int useBlasThreads(int requested, int localRanks);
 
 /// One world size's measurements, filled on world rank 0 (other ranks get an empty object).
 /// Collective over all launched ranks. Row fields are documented in docs/scale.md.

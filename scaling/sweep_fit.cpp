@@ -12,30 +12,46 @@
 #include "pf/sweep_row.hpp"
 
 namespace pf::scaling {
+namespace {
+
+CommModel fitFromRows(const std::vector<double>& bytes, const std::vector<double>& t, const RunReport& sweep,
+                      const std::string& path) {
+  const int p = sweep.context.world_size;
+  if (bytes.size() < 2 || p < 2)
+    throw UsageError(
+        fmt::format("{}: needs an all_reduce sweep on at least 2 ranks with 2 or more sizes (found {} "
+                    "rows on {} ranks); make one with `preflight sweep all_reduce --local-ranks 2 "
+                    "--json {}`",
+                    path, bytes.size(), p, path));
+  return fitCommModel(bytes, t, p);
+}
+
+}  // namespace
 
 CommModel commModelFromSweep(const RunReport& sweep, const std::string& path) {
-  std::vector<double> bytes, t;
+  // The trainer reduces each bucket in place (MPI_IN_PLACE; DDP and NCCL all-reduce a bucket buffer in place too),
+  // so the in-place rows describe its cost; an out-of-place call also copies the buffer, which at 4 MiB on this
+  // machine made it 40-60% slower. Out-of-place rows serve only a sweep that has no in-place ones.
+  std::vector<double> bytes[2], t[2];  // [0] in place, [1] out of place
   for (const auto& r : sweep.results)
     for (const auto& j : r.rows) {
       if (!j.contains("collective") || j["collective"] != "all_reduce") continue;
       SweepRow row = sweepRowFromJson(j);
-      if (row.placement != "out" || row.time_us <= 0) continue;
-      bytes.push_back(static_cast<double>(row.size_bytes));
-      t.push_back(row.time_us);
+      if (row.time_us <= 0 || (row.placement != "in" && row.placement != "out")) continue;
+      const int k = row.placement == "in" ? 0 : 1;
+      bytes[k].push_back(static_cast<double>(row.size_bytes));
+      t[k].push_back(row.time_us);
     }
-  const int p = sweep.context.world_size;
-  if (bytes.size() < 2 || p < 2)
-    throw UsageError(fmt::format("{}: needs an all_reduce sweep on at least 2 ranks with 2 or more sizes (found {} "
-                                 "rows on {} ranks); make one with `preflight sweep all_reduce --local-ranks 2 "
-                                 "--json {}`",
-                                 path, bytes.size(), p, path));
-  return fitCommModel(bytes, t, p);
+  const int use = bytes[0].size() >= 2 ? 0 : 1;
+  return fitFromRows(bytes[use], t[use], sweep, path);
 }
 
 StepModelInput stepInputFromRow(const Json& row, const TrainerSpec& spec) {
   StepModelInput in;
   in.computeUs = row["compute_us"].get<double>();
   in.otherUs = std::max(0.0, row["step_us_p50"].get<double>() - in.computeUs - row["exposed_comm_us"].get<double>());
+  in.baseRanks = row["ranks"].get<int>();
+  if (row.contains("step_us_samples")) in.stepSamplesUs = row["step_us_samples"].get<std::vector<double>>();
   // Backward FLOPs per layer: dW (2 B in out) and, except for layer 0, dX (2 B in out); forward 2 B in out.
   double fwd = 0, back = 0;
   std::vector<double> layerBack(spec.model.depth);
@@ -67,6 +83,7 @@ Json predictRows(const Json& base, const TrainerSpec& spec, const CommModel& m, 
                        {"step_us", p.stepUs},
                        {"exposed_comm_us", p.exposedUs},
                        {"comm_us", p.commUs},
+                       {"straggler_us", p.stragglerUs},
                        {"throughput_sps", perRankBatch * n / (p.stepUs * 1e-6)},
                        {"efficiency", baseStep / p.stepUs}});
   }
@@ -87,8 +104,11 @@ Json validatePrediction(const Json& rows, const TrainerSpec& spec, const CommMod
     const double measured = r["step_us_p50"].get<double>();
     const double err = (pred["step_us"].get<double>() - measured) / measured;
     worst = std::max(worst, std::abs(err));
-    out["rows"].push_back(Json{{"ranks", n}, {"from_ranks", (*base)["ranks"]}, {"predicted_step_us", pred["step_us"]},
-                               {"measured_step_us", measured}, {"relative_error", err}});
+    out["rows"].push_back(Json{{"ranks", n},
+                               {"from_ranks", (*base)["ranks"]},
+                               {"predicted_step_us", pred["step_us"]},
+                               {"measured_step_us", measured},
+                               {"relative_error", err}});
   }
   out["max_abs_error"] = worst;
   return out;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "pf/result.hpp"
 #include "perf_model.hpp"
+#include "pf/result.hpp"
 #include "trainer.hpp"
 
 namespace pf::scaling {

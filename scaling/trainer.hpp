@@ -3,7 +3,8 @@
 //
 // The data-parallel trainer (DDP's scheme on the CPU): forward; backward layer by layer, and after each
 // layer every bucket whose gradients are now complete gets its all-reduce started while the remaining layers
-// compute; outstanding all-reduces are polled between layers; at the end of backward we wait for the rest,
+// compute; outstanding all-reduces are polled between layers; at the end of backward we wait for the rest
+// (buckets that only became complete with the last layer are reduced then, with the blocking all-reduce),
 // divide by the group size (averaging), and take the optimizer step.
 //
 // Timing per step: compute = forward + backward (polls excluded), exposed = the wait after backward (the
@@ -30,6 +31,7 @@ struct TrainerSpec {
 
 struct StepTiming {
   double stepUs = 0, computeUs = 0, commUs = 0, exposedUs = 0;
+  double restUs = 0;  ///< gradient averaging + optimizer step
   double loss = 0;
 };
 

@@ -2,6 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # scale_case.sh run            : 2 local ranks, sizes 1 and 2; the document must show equal parameters,
 #                                an efficiency per row and the 1-rank efficiency of exactly 1 +- spread.
+# scale_case.sh pytorch        : --framework pytorch, sizes 1 and 2 under torchrun with a tiny model: the same
+#                                row fields as the native trainer; exit 77 (skip) when no python has torch.
 # scale_case.sh usage MSG ARGS : bad input must exit 2 and print MSG, and write no document.
 set -u
 mode=$1; shift
@@ -24,6 +26,34 @@ for x in rows:
     assert x["ranks_identical"] and x["equal_to_single_rank"], x
     assert x["max_param_diff_vs_single_rank"] <= 1e-4
     assert 0 < x["efficiency"]["median"] <= 1.5
+assert rows[1]["comm_us"] > 0 and rows[0]["comm_us"] == 0
+print("PASS")
+PY
+    ;;
+  pytorch)
+    if ! "$PF_PYTHON" -c 'import torch' 2>/dev/null && ! python3 -c 'import torch' 2>/dev/null; then
+      echo "SKIP: no python imports torch (tried $PF_PYTHON and python3); apt-get install python3-torch"
+      exit 77
+    fi
+    "$PF_BIN" scale --framework pytorch --ranks 1,2 --reps 2 --steps 4 --warmup 1 --input 32 --width 64 --depth 3 \
+      --output 8 --json "$out/s.json" >"$out/log" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || { cat "$out/log"; echo "FAIL: exit $rc"; exit 1; }
+    "$PF_PYTHON" "$PF_VALIDATE" "$PF_SCHEMA" "$out/s.json" || { echo "FAIL: schema"; exit 1; }
+    "$PF_PYTHON" - "$out/s.json" <<'PY' || exit 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["results"][0]
+assert r["kind"] == "scale" and r["params"]["framework"] == "pytorch", r["params"]
+rows = r["rows"]
+assert [x["ranks"] for x in rows] == [1, 2], rows
+for x in rows:
+    assert x["framework"] == "pytorch" and x["global_batch"] == 32 * x["ranks"], x
+    assert x["ranks_identical"] and x["equal_to_single_rank"], x
+    assert 0 < x["step_us_p50"] <= x["step_us_p90"], x
+    assert x["throughput_sps"]["median"] > 0 and len(x["throughput_reps_sps"]) == 2, x
+    assert 0 < x["efficiency"]["min"] <= x["efficiency"]["median"] <= x["efficiency"]["max"], x
+assert rows[0]["efficiency"]["median"] == 1.0 or abs(rows[0]["efficiency"]["median"] - 1) < 1e-9
 assert rows[1]["comm_us"] > 0 and rows[0]["comm_us"] == 0
 print("PASS")
 PY

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
+#include "perf_model.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "perf_model.hpp"
 
 using namespace pf::scaling;
 
@@ -51,4 +51,20 @@ TEST(PerfModel, StepPredictionHidesCommunicationBehindBackward) {
   EXPECT_NEAR(p.exposedUs, 100, 1e-9);
   EXPECT_NEAR(p.stepUs, 3200, 1e-9);
   EXPECT_EQ(predictStep(in, m, 1).exposedUs, 0.0);
+}
+
+TEST(PerfModel, StragglerTermComesFromTheReferenceStepSpread) {
+  CommModel m;  // no communication cost: only the straggler term differs between sizes
+  StepModelInput in;
+  in.computeUs = 1000;
+  in.otherUs = 0;
+  for (int i = 0; i <= 100; ++i) in.stepSamplesUs.push_back(1000 + i);  // quantile q = 1000 + 100 q
+  EXPECT_EQ(predictStep(in, m, 1).stragglerUs, 0.0);
+  // Median of the max of 2 independent draws = the sqrt(0.5) quantile: 1000 + 70.71; minus the median (1050).
+  EXPECT_NEAR(predictStep(in, m, 2).stragglerUs, 100 * std::sqrt(0.5) - 50, 1e-9);
+  EXPECT_NEAR(predictStep(in, m, 2).stepUs, 1000 + 100 * std::sqrt(0.5) - 50, 1e-9);
+  // From a 2-rank reference, 4 ranks are 2 groups of 2: the same sqrt(0.5) quantile.
+  in.baseRanks = 2;
+  EXPECT_NEAR(predictStep(in, m, 4).stragglerUs, 100 * std::sqrt(0.5) - 50, 1e-9);
+  EXPECT_NEAR(quantile({3, 1, 2}, 0.25), 1.5, 1e-12);
 }
