@@ -71,7 +71,9 @@ LinePattern parsePattern(const Json& j, const Where& w) {
 }
 
 Rule parseRule(const Json& j, std::string_view file, const std::string& category) {
-  Where w{file, j.is_object() ? j.value("id", "") : ""};
+  // Every field's type is checked before it is read: nlohmann's get<>/value() throw their own type_error,
+  // which would escape as a crash instead of a UsageError naming the rule (found by fuzz_rules).
+  Where w{file, j.is_object() && j.contains("id") && j["id"].is_string() ? j["id"].get<std::string>() : ""};
   if (!j.is_object()) w.fail("each rule must be an object");
   Rule r;
   r.category = category;
@@ -100,7 +102,8 @@ Rule parseRule(const Json& j, std::string_view file, const std::string& category
   if (!j.contains("confidence") || !j["confidence"].is_number()) w.fail("'confidence' must be a number");
   r.confidence = j["confidence"].get<double>();
   if (!(r.confidence > 0 && r.confidence <= 1)) w.fail("'confidence' must be in (0, 1]");
-  r.fallback = j.value("fallback", false);
+  if (j.contains("fallback") && !j["fallback"].is_boolean()) w.fail("'fallback' must be true or false");
+  r.fallback = j.contains("fallback") && j["fallback"].get<bool>();
   if (!j.contains("match") || !j["match"].is_array() || j["match"].empty())
     w.fail("'match' must be a non-empty list of groups");
   for (const auto& g : j["match"]) {
@@ -117,6 +120,8 @@ Rule parseRule(const Json& j, std::string_view file, const std::string& category
     if (!j["captures"].is_array()) w.fail("'captures' must be a list");
     for (const auto& c : j["captures"]) {
       if (!c.is_object() || !c.contains("name") || !c.contains("after")) w.fail("a capture needs 'name' and 'after'");
+      if (!c["name"].is_string() || !c["after"].is_string() || (c.contains("until") && !c["until"].is_string()))
+        w.fail("a capture's 'name', 'after' and 'until' must be strings");
       Capture cap{c["name"].get<std::string>(), c["after"].get<std::string>()};
       if (c.contains("until")) cap.until = c["until"].get<std::string>();
       r.captures.push_back(cap);

@@ -49,6 +49,14 @@ TEST(DoctorCatalog, RejectsMalformedRulesWithTheirName) {
   EXPECT_THROW(parseRulesFile("shm.json", bad(R"({"id": "shm.y", "title": "t", "explanation": "e", "fix": "f",
                                                   "confidence": 1.5, "match": [["a long literal"]]})")),
                UsageError);
+  // Wrong JSON types are a UsageError, never nlohmann's type_error (fuzz_rules found "fallback": [...]).
+  for (const char* field : {R"("fallback": [1])", R"("fallback": "yes")", R"("captures": [{"name": 1, "after": "x"}])"})
+    EXPECT_THROW(parseRulesFile("shm.json", bad(std::string(R"({"id": "shm.w", "title": "t", "explanation": "e",
+                                                 "fix": "f", "confidence": 0.5, "match": [["a long literal"]], )") +
+                                                 field + "}")),
+                 UsageError)
+        << field;
+  EXPECT_THROW(parseRulesFile("shm.json", bad(R"({"id": 7, "title": "t"})")), UsageError);
   EXPECT_THROW(parseRulesFile("shm.json", bad(R"({"id": "cuda.y", "title": "t", "explanation": "e", "fix": "f",
                                                   "confidence": 0.5, "match": [["a long literal"]]})")),
                UsageError);
