@@ -87,13 +87,13 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
                          int portsUsed, const std::function<void(int, int)>& onRound) {
   PairRun run = runPairs(engine, boot, hostOfRank, opts, onRound);
   PairsPhase first = analyzePairRun(run, opts, engine.name(), limits, links, portsUsed);
-  // Confirmation: every failing pair is measured once more and the better of its two measurements counts. A
-  // transient (another process on a shared host, a scheduler stall, a burst of someone else's traffic) does not
-  // repeat; a slow NIC, cable or port does. Every rank holds the same rows and the analysis is deterministic,
+  // Confirmation: every pair outside limits (fail or warn) is measured once more and the better of its two
+  // measurements counts. A transient (another process on a shared host, a scheduler stall, a burst of someone
+  // else's traffic) does not repeat; a slow NIC, cable or port does. Every rank holds the same rows and the analysis is deterministic,
   // so all ranks agree on which pairs to retest without talking.
   std::vector<std::pair<int, int>> failed;
   for (const PairRow& r : first.rows)
-    if (r.status == Status::kFail) failed.emplace_back(r.node_a, r.node_b);
+    if (r.status == Status::kFail || r.status == Status::kWarn) failed.emplace_back(r.node_a, r.node_b);
   if (failed.empty()) return first;
   PairRun again = runRounds(engine, boot, run.nodes, disjointRounds(failed), opts);
   for (const PairRow& a : again.rows)
