@@ -6,9 +6,9 @@
 // fi_efa(7)), FI_PROVIDER, the EFA installer, the aws-ofi-nccl plugin on the loader's path (without it NCCL
 // silently uses TCP sockets), and memlock, which libfabric needs unlimited.
 //
-// RDMA read is not in sysfs; the API that reports it is efadv_query_device (EFADV_DEVICE_ATTR_CAPS_RDMA_READ).
-// From files we derive it from the PCI device id: 0xefa0 is the first EFA generation (no RDMA), 0xefa1 and later
-// (p4d onwards) support RDMA read. The source is stated in the evidence.
+// RDMA read is not in sysfs; the API that reports it is libefa's efadv_query_device
+// (EFADV_DEVICE_ATTR_CAPS_RDMA_READ), asked on a live node. From files we derive it from the PCI device id: 0xefa0 is
+// the first EFA generation (no RDMA), 0xefa1 and later (p4d onwards) support RDMA read. The evidence names the source.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -149,10 +149,24 @@ class EfaProbe final : public Probe {
                 : "modprobe ib_uverbs");
 
     const auto useRdma = sys.env().get("FI_EFA_USE_DEVICE_RDMA");
+    // On a live node libefa answers for each device; the device id is the fallback and the cross-check.
+    VerbsQuery verbs;
+    if (sys.isLive()) verbs = queryVerbs();
+    bool fromEfadv = false;
     std::vector<std::string> noRead;
     for (const IbDevice* d : devs) {
       const unsigned id = d->pci ? d->pci->device : 0;
-      const bool read = rdmaRead(id);
+      bool read = rdmaRead(id);
+      auto q = verbs.efaRdmaRead.find(d->name);
+      if (q != verbs.efaRdmaRead.end()) {
+        fromEfadv = true;
+        if (q->second != read)
+          f.add(Status::kWarn,
+                fmt::format("{}: efadv_query_device says RDMA read is {}, the device id {} suggests {}; trusting libefa",
+                            d->name, q->second ? "supported" : "not supported", hexId(id), read ? "it is" : "it is not"),
+                "report the device id to the Preflight maintainers");
+        read = q->second;
+      }
       if (!read) noRead.push_back(d->name);
       for (const auto& p : d->ports) {
         Json row = portRow(*d, p);
@@ -165,7 +179,8 @@ class EfaProbe final : public Probe {
       }
     }
     addEvidence(r, "RDMA read", noRead.empty() ? "all devices" : fmt::format("not on {}", fmt::join(noRead, ", ")),
-                "PCI device id (EFA generation: efa0 none, efa1 and later RDMA read)");
+                fromEfadv ? "efadv_query_device (EFADV_DEVICE_ATTR_CAPS_RDMA_READ)"
+                          : "PCI device id (EFA generation: efa0 none, efa1 and later RDMA read)");
     if (useRdma && truthy(*useRdma) && !noRead.empty())
       f.add(Status::kFail,
             fmt::format("FI_EFA_USE_DEVICE_RDMA={} but {} has no RDMA read: libfabric aborts the job at start-up",

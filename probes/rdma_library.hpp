@@ -7,6 +7,7 @@
 // stand-in that says "not built with ..." otherwise. The probes call these only on a live node.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct VerbsQuery {
   std::string note;        ///< why not, or a problem opening a device
   int deviceCount = 0;
   std::vector<VerbsPort> ports;
+  /// EFA devices only: efadv_query_device's EFADV_DEVICE_ATTR_CAPS_RDMA_READ (libefa), by device name.
+  std::map<std::string, bool> efaRdmaRead;
 };
 
 /// ibv_get_device_list, then ibv_open_device + ibv_query_port for every port.

@@ -4,6 +4,7 @@
 // libibverbs side of rdma_library.hpp: the devices and ports as user space (NCCL's IB transport) sees them.
 #include <infiniband/verbs.h>
 
+#include "efa_caps.hpp"
 #include "rdma_library.hpp"
 
 namespace pf::probes {
@@ -56,6 +57,7 @@ VerbsQuery queryVerbs() {
       q.note += (q.note.empty() ? "" : "; ") + ("ibv_open_device(" + name + ") failed");
       continue;
     }
+    if (auto read = efaRdmaRead(ctx)) q.efaRdmaRead[name] = *read;
     ibv_device_attr attr{};
     if (ibv_query_device(ctx, &attr) == 0)
       for (uint8_t p = 1; p <= attr.phys_port_cnt; ++p) {
