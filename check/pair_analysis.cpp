@@ -26,17 +26,19 @@ void judgeRow(PairRow& r, const Expectation& e, const PairLimits& l) {
     const double frac = bw / *e.bwGbps;
     if (frac < l.bwFailFraction)
       raise(Status::kFail, fmt::format("bandwidth {:.3f} GB/s is {:.0f}% of the expected {:.3f} GB/s (fail below "
-                                       "{:.0f}%)", bw, 100 * frac, *e.bwGbps, 100 * l.bwFailFraction));
+                                       "{:.0f}%)",
+                                       bw, 100 * frac, *e.bwGbps, 100 * l.bwFailFraction));
     else if (frac < l.bwWarnFraction)
       raise(Status::kWarn, fmt::format("bandwidth {:.3f} GB/s is {:.0f}% of the expected {:.3f} GB/s (warn below "
-                                       "{:.0f}%)", bw, 100 * frac, *e.bwGbps, 100 * l.bwWarnFraction));
+                                       "{:.0f}%)",
+                                       bw, 100 * frac, *e.bwGbps, 100 * l.bwWarnFraction));
   }
   if (e.relative && e.latUs && *e.latUs > 0) {
     const double failAt = std::max(l.latFailFactor * *e.latUs, *e.latUs + l.latSlackUs);
     const double warnAt = std::max(l.latWarnFactor * *e.latUs, *e.latUs + l.latSlackUs);
     if (r.lat_us > failAt)
-      raise(Status::kFail, fmt::format("latency {:.1f} us exceeds {:.1f} us (expected {:.1f} us)", r.lat_us, failAt,
-                                       *e.latUs));
+      raise(Status::kFail,
+            fmt::format("latency {:.1f} us exceeds {:.1f} us (expected {:.1f} us)", r.lat_us, failAt, *e.latUs));
     else if (r.lat_us > warnAt)
       raise(Status::kWarn, fmt::format("latency {:.1f} us exceeds the warning limit {:.1f} us (expected {:.1f} us)",
                                        r.lat_us, warnAt, *e.latUs));
@@ -52,9 +54,12 @@ void judgeRow(PairRow& r, const Expectation& e, const PairLimits& l) {
 std::string pairName(const PairRow& r) { return r.host_a + "-" + r.host_b; }
 
 Json pairEvidence(const PairRow& r) {
-  return Json{{"pair", pairName(r)},         {"bw_gbps", r.bwGbps()},       {"bw_a_to_b_gbps", r.bw_a_to_b_gbps},
-              {"bw_b_to_a_gbps", r.bw_b_to_a_gbps}, {"lat_us", r.lat_us}, {"expected_gbps", r.expected_gbps
-                  ? Json(*r.expected_gbps) : Json(nullptr)},
+  return Json{{"pair", pairName(r)},
+              {"bw_gbps", r.bwGbps()},
+              {"bw_a_to_b_gbps", r.bw_a_to_b_gbps},
+              {"bw_b_to_a_gbps", r.bw_b_to_a_gbps},
+              {"lat_us", r.lat_us},
+              {"expected_gbps", r.expected_gbps ? Json(*r.expected_gbps) : Json(nullptr)},
               {"pct_of_expected", r.pct_of_expected ? Json(*r.pct_of_expected) : Json(nullptr)},
               {"reason", r.reason}};
 }
@@ -91,7 +96,29 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
   PairAnalysis a;
   const int n = nodes.nodeCount();
   a.expected = expectFromMajority(rows, n, limits.bwFailFraction, limits.latFailFactor);
-  if (topologyGbps) {
+  // When even the healthy majority misses the port rate by more than the fail limit, the whole run is slow: the
+  // transport is not on the RDMA ports (MPI over TCP, NCCL on NET/Socket) or the fabric is. That is one finding
+  // about the run, and the pairs are then judged against the majority, so a node is named only if it is slower
+  // than the others. Judging every pair against the port rate would fail every node and drain the cluster.
+  const bool runBelowTopology = topologyGbps && a.expected.relative && a.expected.bwGbps &&
+                                *a.expected.bwGbps < limits.bwFailFraction * *topologyGbps;
+  if (runBelowTopology) {
+    Finding f;
+    f.status = Status::kFail;
+    f.check = "pairs.fabric";
+    f.message = fmt::format(
+        "the healthy majority of pairs reaches {:.3f} GB/s, {:.0f}% of the {:.3f} GB/s the ports allow ({}): the "
+        "whole run is slow, not one node",
+        *a.expected.bwGbps, 100.0 * *a.expected.bwGbps / *topologyGbps, *topologyGbps, topologySource);
+    f.remedy =
+        "a cluster-wide shortfall is configuration or fabric: check which transport carried the test (MPI: UCX, "
+        "`--mca pml ucx`, UCX_NET_DEVICES; NCCL: NCCL_DEBUG=INFO shows NET/IB or NET/Socket, NCCL_IB_HCA), then the "
+        "switch fabric (port speeds, congestion)";
+    f.evidence.push_back(Json{{"majority_gbps", *a.expected.bwGbps}, {"topology_gbps", *topologyGbps}});
+    a.findings.push_back(std::move(f));
+    a.status = Status::kFail;
+    a.expected.source += fmt::format(" (the ports allow {:.3f} GB/s: see pairs.fabric)", *topologyGbps);
+  } else if (topologyGbps) {
     a.expected.bwGbps = *topologyGbps;
     a.expected.fromTopology = true;
     a.expected.relative = true;  // a rate from the hardware is an expectation even for a single pair
@@ -169,11 +196,13 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
       f.hosts = {r.host_a, r.host_b};
       f.message = fmt::format("link {}: {} (expected {:.3f} GB/s, {:.1f} us; {})", pairName(r), r.reason,
                               a.expected.bwGbps.value_or(0), a.expected.latUs.value_or(0), a.expected.source);
-      f.remedy = n < 3 ? fmt::format("with two nodes the test cannot tell which end is at fault: rerun with a third "
-                                     "node, or check both NICs (ethtool, ip -s link) and the path between them")
-                       : fmt::format("both nodes are fine with their other peers: check the path between {} and {} "
-                                     "(switch ports, cables, routing/ECMP); drain neither until it is found",
-                                     r.host_a, r.host_b);
+      f.remedy = n < 3 ? fmt::format(
+                             "with two nodes the test cannot tell which end is at fault: rerun with a third "
+                             "node, or check both NICs (ethtool, ip -s link) and the path between them")
+                       : fmt::format(
+                             "both nodes are fine with their other peers: check the path between {} and {} "
+                             "(switch ports, cables, routing/ECMP); drain neither until it is found",
+                             r.host_a, r.host_b);
       f.evidence.push_back(pairEvidence(r));
       a.findings.push_back(std::move(f));
     }

@@ -132,13 +132,34 @@ TEST(PairAnalysis, TwoNodesUseAbsoluteLimitsAndSayWhichEndIsUnknown) {
   EXPECT_THAT(a.findings[0].remedy, HasSubstr("cannot tell which end"));
 }
 
-TEST(PairAnalysis, TopologyExpectationJudgesEvenAUniformlySlowCluster) {
-  // Every pair at 1.5 GB/s on 100 Gbit/s links (12.5 GB/s): the majority looks fine, the topology says no.
+TEST(PairAnalysis, UniformlySlowClusterFailsAsAWholeWithoutBlamingNodes) {
+  // Every pair at 1.5 GB/s on 100 Gbit/s links (12.5 GB/s): the majority looks fine, the topology says no. That is
+  // the run (MPI over TCP, NCCL on sockets, the fabric), not a node: one run-level finding, no node drained.
   auto m = makeMatrix(4, 1.5);
   PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{}, 12.5, "100 Gbit/s");
   EXPECT_EQ(a.status, Status::kFail);
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0].check, "pairs.fabric");
+  EXPECT_TRUE(a.findings[0].hosts.empty());
+  EXPECT_THAT(a.findings[0].message, HasSubstr("12% of the 12.500 GB/s"));
+  EXPECT_FALSE(a.expected.fromTopology);
+  // A node slower than the rest of such a run is still named.
+  auto slow = makeMatrix(5, 1.5, {4});
+  PairAnalysis b = analyzePairs(slow.rows, slow.nodes, PairLimits{}, 12.5, "100 Gbit/s");
+  bool named = false;
+  for (const auto& f : b.findings)
+    named |= f.check == "pairs.node_bandwidth" && f.hosts == std::vector<std::string>{slow.nodes.hosts[4]};
+  EXPECT_TRUE(named);
+}
+
+TEST(PairAnalysis, TopologyExpectationJudgesPairsWhenTheRunReachesIt) {
+  // Pairs at 10 GB/s on 100 Gbit/s links (80%): the port rate is the expectation; one pair at 5 GB/s fails.
+  auto m = makeMatrix(4, 10.0);
+  m.rows[0].bw_a_to_b_gbps = m.rows[0].bw_b_to_a_gbps = 5.0;
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{}, 12.5, "100 Gbit/s");
   EXPECT_TRUE(a.expected.fromTopology);
-  EXPECT_NEAR(*m.rows[0].pct_of_expected, 12, 2);
+  EXPECT_NEAR(*m.rows[1].pct_of_expected, 80, 9);  // the fixture ripples pairs by up to 10%
+  EXPECT_EQ(m.rows[0].status, Status::kFail);
 }
 
 TEST(PairRow, JsonRoundTrip) {
