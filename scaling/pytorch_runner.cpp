@@ -153,9 +153,7 @@ Json runPytorchWorldSize(const ScaleOptions& opt, int n, const std::string& pyth
   // The script's own fields are already a row; keep the native row's field names and add ours.
   r["ranks"] = n;
   r["framework"] = "pytorch";
-  std::vector<double> thr = r.at("throughput_reps_sps").get<std::vector<double>>();
-  const Spread s = spreadOf(thr);
-  r["throughput_sps"] = Json{{"median", s.median}, {"min", s.min}, {"max", s.max}, {"stddev", s.stddev}, {"n", s.n}};
+  r["throughput_sps"] = toJson(spreadOf(r.at("throughput_reps_sps").get<std::vector<double>>()));
   r["threads_per_rank"] = threadsPerRank;
   return r;
 }
