@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <thread>
 
 #include "command.hpp"
 #include "cuda_runner.hpp"
@@ -113,9 +112,7 @@ class ScaleCommand final : public Command {
       throw UsageError("--framework pytorch runs torchrun itself: start preflight once, without mpirun or srun");
     auto boot = startBootstrap(inv, launcher);
     // Threads per rank as the native trainer: cores / the largest world size, the same at every N.
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    const int largest = *std::max_element(ranks_.begin(), ranks_.end());
-    blasThreads_ = blasThreads_ > 0 ? blasThreads_ : std::max(1, cores / largest);
+    blasThreads_ = scaling::blasThreadsPerRank(blasThreads_, *std::max_element(ranks_.begin(), ranks_.end()));
     RunReport report;
     report.context = gatherContext("scale", inv, *boot, launcher);
     Json rows = Json::array();

@@ -13,6 +13,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 
 #include "host_limits.hpp"
 #include "ib_devices.hpp"
@@ -24,7 +25,6 @@
 namespace pf::probes {
 namespace {
 
-bool efaPci(const PciFunction& f) { return f.vendor == 0x1d0f && (f.device & 0xfff0) == 0xefa0; }
 bool rdmaRead(unsigned device) { return device >= 0xefa1 && device <= 0xefaf; }
 bool truthy(std::string v) {
   std::transform(v.begin(), v.end(), v.begin(), ::tolower);
@@ -106,18 +106,12 @@ class EfaProbe final : public Probe {
     for (const auto& d : s.devices)
       if (isEfa(d)) devs.push_back(&d);
     Findings f;
-    int unbound = 0;
-    for (const auto& p : readPciFunctions(sys)) {
-      if (!efaPci(p)) continue;
-      bool claimed =
-          std::any_of(devs.begin(), devs.end(), [&](const IbDevice* d) { return d->pci && d->pci->bdf == p.bdf; });
-      if (claimed) continue;
-      ++unbound;
+    const auto unbound = pciWithoutRdma(sys, s, isEfaPci);
+    for (const auto& p : unbound)
       f.add(Status::kFail,
             fmt::format("EFA PCI function {} ({}) has no RDMA device (driver: {})", p.bdf, hexId(p.device),
                         p.driver.empty() ? "none" : p.driver),
             "load the efa driver (modprobe efa; it comes with the EFA installer) and check `dmesg`");
-    }
     addEvidence(r, "EFA devices", static_cast<int>(devs.size()), "/sys/class/infiniband (driver efa)");
     if (sys.isLive()) {
       FabricQuery fq = queryEfaFabric();
@@ -131,7 +125,7 @@ class EfaProbe final : public Probe {
               "in a container, pass the /dev/infiniband/uverbs* devices; check that this libfabric has the efa "
               "provider (fi_info -p efa) and FI_PROVIDER_PATH");
     }
-    if (devs.empty() && unbound == 0) {
+    if (devs.empty() && unbound.empty()) {
       addEvidence(r, "EFA PCI functions (1d0f:efa*)", 0, "/sys/bus/pci/devices");
       r.status = Status::kAbsent;
       r.message =
@@ -150,21 +144,22 @@ class EfaProbe final : public Probe {
 
     const auto useRdma = sys.env().get("FI_EFA_USE_DEVICE_RDMA");
     // On a live node libefa answers for each device; the device id is the fallback and the cross-check.
-    VerbsQuery verbs;
-    if (sys.isLive()) verbs = queryVerbs();
+    const std::map<std::string, bool> noAnswer;
+    const auto& efadv = sys.isLive() ? queryVerbs().efaRdmaRead : noAnswer;
     bool fromEfadv = false;
     std::vector<std::string> noRead;
     for (const IbDevice* d : devs) {
       const unsigned id = d->pci ? d->pci->device : 0;
       bool read = rdmaRead(id);
-      auto q = verbs.efaRdmaRead.find(d->name);
-      if (q != verbs.efaRdmaRead.end()) {
+      auto q = efadv.find(d->name);
+      if (q != efadv.end()) {
         fromEfadv = true;
         if (q->second != read)
-          f.add(Status::kWarn,
-                fmt::format("{}: efadv_query_device says RDMA read is {}, the device id {} suggests {}; trusting libefa",
-                            d->name, q->second ? "supported" : "not supported", hexId(id), read ? "it is" : "it is not"),
-                "report the device id to the Preflight maintainers");
+          f.add(
+              Status::kWarn,
+              fmt::format("{}: efadv_query_device says RDMA read is {}, the device id {} suggests {}; trusting libefa",
+                          d->name, q->second ? "supported" : "not supported", hexId(id), read ? "it is" : "it is not"),
+              "report the device id to the Preflight maintainers");
         read = q->second;
       }
       if (!read) noRead.push_back(d->name);

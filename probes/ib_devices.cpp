@@ -10,11 +10,6 @@
 namespace pf::probes {
 namespace {
 
-std::string readText(const SystemView& sys, const std::string& abs) {
-  auto v = sys.read(abs);
-  return v ? trim(*v) : "";
-}
-
 /// "4: ACTIVE" -> "ACTIVE" (the kernel prints the enum number, a colon, then the name).
 std::string afterColon(const std::string& s) {
   auto c = s.find(':');
@@ -81,9 +76,35 @@ double parseRateGbit(const std::string& rate) {
   return end == rate.c_str() ? 0 : v;
 }
 
-bool isEfa(const IbDevice& d) {
-  if (d.pci && d.pci->driver == "efa") return true;
-  return d.pci && d.pci->vendor == 0x1d0f && (d.pci->device & 0xfff0) == 0xefa0;
+bool isEfaPci(const PciFunction& f) { return f.vendor == 0x1d0f && (f.device & 0xfff0) == 0xefa0; }
+
+bool isEfa(const IbDevice& d) { return d.pci && (d.pci->driver == "efa" || isEfaPci(*d.pci)); }
+
+std::vector<PciFunction> pciWithoutRdma(const SystemView& sys, const RdmaStack& stack,
+                                        const std::function<bool(const PciFunction&)>& want) {
+  std::vector<PciFunction> out;
+  for (auto& f : readPciFunctions(sys)) {
+    if (!want(f)) continue;
+    const bool claimed = std::any_of(stack.devices.begin(), stack.devices.end(),
+                                     [&](const IbDevice& d) { return d.pci && d.pci->bdf == f.bdf; });
+    if (!claimed) out.push_back(std::move(f));
+  }
+  return out;
+}
+
+NcclIbPorts selectNcclIbPorts(const std::vector<IbDevice>& devices, const std::optional<std::string>& ibHca) {
+  std::vector<HcaPort> all;
+  for (const auto& d : devices)
+    if (!isEfa(d))
+      for (const auto& p : d.ports) all.push_back({d.name, p.num});
+  NcclIbPorts out;
+  out.selection = resolveIbHca(ibHca, all);
+  for (const auto& hp : out.selection.selected)
+    for (const auto& d : devices)
+      if (d.name == hp.device && !isEfa(d))
+        for (const auto& p : d.ports)
+          if (p.num == hp.port) out.ports.emplace_back(&d, &p);
+  return out;
 }
 
 RdmaStack readRdmaStack(const SystemView& sys) {

@@ -8,10 +8,13 @@
 // InfiniBand HCAs, RoCE NICs and AWS EFA all appear here; the ib and efa probes split them by driver.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "ib_hca_filter.hpp"
 #include "pci.hpp"
 #include "pf/result.hpp"
 #include "system_view.hpp"
@@ -66,7 +69,22 @@ double parseRateGbit(const std::string& rate);
 /// netdev, is_vf, pci, numa_node, fw_ver, gids).
 Json portRow(const IbDevice& d, const IbPort& p);
 
-/// True for EFA devices (driver "efa", or Amazon's vendor id with an EFA device id).
+/// True for an Amazon EFA PCI function (vendor 0x1d0f, device 0xefa0-0xefaf).
+bool isEfaPci(const PciFunction& f);
+/// True for EFA devices (driver "efa", or an EFA PCI function).
 bool isEfa(const IbDevice& d);
+
+/// The PCI functions `want` selects that no RDMA device of `stack` sits on: the hardware is there, its RDMA
+/// driver is not.
+std::vector<PciFunction> pciWithoutRdma(const SystemView& sys, const RdmaStack& stack,
+                                        const std::function<bool(const PciFunction&)>& want);
+
+using DevicePort = std::pair<const IbDevice*, const IbPort*>;
+/// The ports NCCL's IB transport would use under NCCL_IB_HCA (EFA devices are not its ports), in selection order.
+struct NcclIbPorts {
+  HcaSelection selection;
+  std::vector<DevicePort> ports;
+};
+NcclIbPorts selectNcclIbPorts(const std::vector<IbDevice>& devices, const std::optional<std::string>& ibHca);
 
 }  // namespace pf::probes

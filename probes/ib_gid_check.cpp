@@ -29,9 +29,9 @@ std::optional<int> preferredGidIndex(const IbPort& p) {
   return std::nullopt;
 }
 
-void checkGidIndex(const std::vector<std::pair<const IbDevice*, const IbPort*>>& ports,
-                   const std::optional<std::string>& gidIndex, int ncclVersionCode, Findings& f, Json& params) {
-  std::vector<std::pair<const IbDevice*, const IbPort*>> roce;
+void checkGidIndex(const std::vector<DevicePort>& ports, const std::optional<std::string>& gidIndex,
+                   int ncclVersionCode, Findings& f, Json& params) {
+  std::vector<DevicePort> roce;
   for (const auto& dp : ports)
     if (dp.second->linkLayer == "Ethernet") roce.push_back(dp);
   if (roce.empty()) return;

@@ -22,7 +22,7 @@ std::optional<int> preferredGidIndex(const IbPort& p);
 
 /// Adds findings for the GID index on every RoCE port in `ports` (device, port pairs already selected by
 /// NCCL_IB_HCA). `ncclVersionCode` is 0 when the NCCL version is unknown.
-void checkGidIndex(const std::vector<std::pair<const IbDevice*, const IbPort*>>& ports,
-                   const std::optional<std::string>& gidIndex, int ncclVersionCode, Findings& f, Json& params);
+void checkGidIndex(const std::vector<DevicePort>& ports, const std::optional<std::string>& gidIndex,
+                   int ncclVersionCode, Findings& f, Json& params);
 
 }  // namespace pf::probes

@@ -24,18 +24,6 @@ namespace {
 
 constexpr unsigned kClassInfiniBand = 0x0207;  // PCI base class 02 (network), subclass 07 (InfiniBand)
 
-/// PCI InfiniBand controllers that no RDMA device points at: the HCA is there, its IB driver is not.
-std::vector<PciFunction> orphanHcas(const SystemView& sys, const std::vector<IbDevice>& devs) {
-  std::vector<PciFunction> out;
-  for (auto& f : readPciFunctions(sys)) {
-    if ((f.classCode >> 8) != kClassInfiniBand) continue;
-    bool claimed =
-        std::any_of(devs.begin(), devs.end(), [&](const IbDevice& d) { return d.pci && d.pci->bdf == f.bdf; });
-    if (!claimed) out.push_back(std::move(f));
-  }
-  return out;
-}
-
 void checkUserSpace(const RdmaStack& s, Result& r, Findings& f) {
   addEvidence(r, "ib_uverbs module", s.uverbsModule ? "loaded" : "not loaded", "/sys/module/ib_uverbs");
   addEvidence(r, "verbs device nodes", s.devNodes, "/dev/infiniband");
@@ -53,7 +41,7 @@ void checkUserSpace(const RdmaStack& s, Result& r, Findings& f) {
 }
 
 /// Down or degraded ports among those NCCL would consider.
-void checkPorts(const std::vector<std::pair<const IbDevice*, const IbPort*>>& sel, bool userSet, Findings& f) {
+void checkPorts(const std::vector<DevicePort>& sel, bool userSet, Findings& f) {
   // Rates are compared within a link layer: a storage Ethernet port is not a degraded InfiniBand one.
   std::map<std::string, double> best;
   int active = 0;
@@ -97,7 +85,7 @@ void checkPorts(const std::vector<std::pair<const IbDevice*, const IbPort*>>& se
 /// On a live node: what libibverbs reports beside sysfs. The library's active MTU replaces the netdev estimate;
 /// a port whose state differs between the two, or devices that user space cannot see, are flagged.
 void compareWithVerbs(std::vector<IbDevice>& devs, Result& r, Findings& f) {
-  VerbsQuery q = queryVerbs();
+  const VerbsQuery& q = queryVerbs();
   addEvidence(r, "libibverbs devices", q.available ? Json(q.deviceCount) : Json(q.note), "ibv_get_device_list()");
   if (!q.available) return;
   if (!q.note.empty()) addEvidence(r, "libibverbs problems", q.note, "ibv_open_device()");
@@ -130,7 +118,8 @@ class IbProbe final : public Probe {
     std::vector<IbDevice> devs;
     for (auto& d : s.devices)
       if (!isEfa(d)) devs.push_back(d);
-    auto orphans = orphanHcas(sys, devs);
+    // PCI InfiniBand controllers that no RDMA device points at: the HCA is there, its IB driver is not.
+    auto orphans = pciWithoutRdma(sys, s, [](const PciFunction& p) { return (p.classCode >> 8) == kClassInfiniBand; });
     addEvidence(r, "RDMA devices (not EFA)", static_cast<int>(devs.size()), "/sys/class/infiniband");
     Findings f;
     if (sys.isLive()) compareWithVerbs(devs, r, f);
@@ -149,11 +138,10 @@ class IbProbe final : public Probe {
     }
     checkUserSpace(s, r, f);
 
-    std::vector<HcaPort> all;
-    for (const auto& d : devs)
-      for (const auto& p : d.ports) all.push_back({d.name, p.num});
     NcclSettings nccl = readNcclSettings(sys);
-    HcaSelection hs = resolveIbHca(nccl.get("NCCL_IB_HCA"), all);
+    const NcclIbPorts ncclPorts = selectNcclIbPorts(devs, nccl.get("NCCL_IB_HCA"));
+    const HcaSelection& hs = ncclPorts.selection;
+    const std::vector<DevicePort>& sel = ncclPorts.ports;
     for (const auto& m : hs.ambiguous)
       f.add(Status::kWarn, m, "prefix the list with '=' for exact names (NCCL_IB_HCA==mlx5_0,mlx5_1)");
     for (const auto& m : hs.unmatched)
@@ -162,12 +150,6 @@ class IbProbe final : public Probe {
       f.add(Status::kWarn, "NCCL_IB_DISABLE=1: NCCL will not use these RDMA ports and runs over TCP sockets",
             "unset NCCL_IB_DISABLE unless sockets are intended");
 
-    std::vector<std::pair<const IbDevice*, const IbPort*>> sel;
-    for (const auto& hp : hs.selected)
-      for (const auto& d : devs)
-        if (d.name == hp.device)
-          for (const auto& p : d.ports)
-            if (p.num == hp.port) sel.emplace_back(&d, &p);
     checkPorts(sel, hs.userSet, f);
     NcclLibrary lib = findNcclLibrary(sys);
     checkGidIndex(sel, nccl.get("NCCL_IB_GID_INDEX"), lib.found ? lib.versionCode : 0, f, r.params);

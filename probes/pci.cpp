@@ -24,11 +24,6 @@ unsigned readHex(const SystemView& sys, const std::string& abs) {
   return static_cast<unsigned>(std::strtoul(trim(*v).c_str(), nullptr, 16));
 }
 
-std::string readText(const SystemView& sys, const std::string& abs) {
-  auto v = sys.read(abs);
-  return v ? trim(*v) : "";
-}
-
 }  // namespace
 
 std::optional<PciFunction> readPciFunction(const SystemView& sys, const std::string& bdf) {

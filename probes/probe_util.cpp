@@ -37,6 +37,11 @@ std::optional<long long> parseInt(std::string_view s) {
   return v;
 }
 
+std::string readText(const SystemView& sys, std::string_view abs) {
+  auto v = sys.read(abs);
+  return v ? trim(*v) : "";
+}
+
 std::optional<long long> readInt(const SystemView& sys, std::string_view abs) {
   auto text = sys.read(abs);
   if (!text) return std::nullopt;

@@ -21,6 +21,8 @@ std::vector<std::string> splitList(std::string_view s, std::string_view seps = "
 std::string trim(std::string_view s);
 /// A whole-string decimal integer (sysfs values such as "1500"); nullopt otherwise.
 std::optional<long long> parseInt(std::string_view s);
+/// A file's text, trimmed; empty when it is missing or unreadable (most sysfs attributes read this way).
+std::string readText(const SystemView& sys, std::string_view abs);
 /// A sysfs file holding one integer; nullopt when missing or not a number.
 std::optional<long long> readInt(const SystemView& sys, std::string_view abs);
 /// The node a result is about: gethostname() on a live node, /proc/sys/kernel/hostname (or /etc/hostname)

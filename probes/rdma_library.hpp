@@ -30,8 +30,9 @@ struct VerbsQuery {
   std::map<std::string, bool> efaRdmaRead;
 };
 
-/// ibv_get_device_list, then ibv_open_device + ibv_query_port for every port.
-VerbsQuery queryVerbs();
+/// ibv_get_device_list, then ibv_open_device + ibv_query_port for every port: once per process (the ib and efa
+/// probes share the answer instead of opening every device twice).
+const VerbsQuery& queryVerbs();
 
 struct FabricQuery {
   bool available = false;            ///< the library is built in and fi_getinfo ran

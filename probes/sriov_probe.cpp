@@ -12,7 +12,6 @@
 #include <algorithm>
 
 #include "ib_devices.hpp"
-#include "ib_hca_filter.hpp"
 #include "nccl_conf.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
@@ -24,7 +23,7 @@ constexpr unsigned kNetworkClass = 0x02;
 
 /// "hyper-v", "xen", "kvm"-ish hints from DMI and the buses a hypervisor adds; empty on bare metal (or unknown).
 std::string hypervisor(const SystemView& sys) {
-  const std::string vendor = trim(sys.read("/sys/class/dmi/id/sys_vendor").value_or(""));
+  const std::string vendor = readText(sys, "/sys/class/dmi/id/sys_vendor");
   if (vendor == "Microsoft Corporation" || sys.exists("/sys/bus/vmbus")) return "hyper-v";
   if (vendor == "Amazon EC2") return "nitro";
   if (auto t = sys.read("/sys/hypervisor/type")) return trim(*t);
@@ -98,17 +97,11 @@ class SriovProbe final : public Probe {
     }
 
     // The RDMA ports NCCL would use, and whether each is a VF.
-    std::vector<HcaPort> all;
-    for (const auto& d : s.devices)
-      if (!isEfa(d))
-        for (const auto& p : d.ports) all.push_back({d.name, p.num});
-    HcaSelection hs = resolveIbHca(readNcclSettings(sys).get("NCCL_IB_HCA"), all);
     Json used = Json::array();
-    for (const auto& hp : hs.selected)
-      for (const auto& d : s.devices)
-        if (d.name == hp.device && d.pci)
-          used.push_back(
-              {{"device", d.name}, {"port", hp.port}, {"pci", d.pci->bdf}, {"is_vf", isVirtualFunction(*d.pci)}});
+    for (const auto& [d, p] : selectNcclIbPorts(s.devices, readNcclSettings(sys).get("NCCL_IB_HCA")).ports)
+      if (d->pci)
+        used.push_back(
+            {{"device", d->name}, {"port", p->num}, {"pci", d->pci->bdf}, {"is_vf", isVirtualFunction(*d->pci)}});
     r.params["nccl_rdma_functions"] = used;
     f.apply(r, fmt::format("{} physical function(s) with SR-IOV, {} virtual function(s) ({} InfiniBand){}", pfs, vfs,
                            ibVfs, hv.empty() ? "" : ", hypervisor " + hv));

@@ -15,13 +15,14 @@
 
 namespace pf::scaling {
 
+int blasThreadsPerRank(int requested, int ranksOnNode) {
+  if (requested > 0) return requested;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / std::max(1, ranksOnNode));
+}
+
 int useBlasThreads(int requested, int localRanks) {
-  int threads = requested;
-  if (threads <= 0) {
-    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads = std::max(1, cores / std::max(1, localRanks));
-  }
-  openblas_set_num_threads(threads);
+  openblas_set_num_threads(blasThreadsPerRank(requested, localRanks));
   return openblas_get_num_threads();
 }
 

@@ -24,10 +24,11 @@ struct ScaleOptions {
   double equalityTolerance = 1e-4;  ///< max |param difference| vs the single-rank reference
 };
 
-/// Sets OpenBLAS's thread count for this process: `requested` when > 0, else cores / ranks on this node (at
-/// least 1). The same count serves every world size, so the smallest N (the model's reference) is measured
-/// with the per-rank cores the largest N gets; N ranks x default threads would oversubscribe the cores only
-/// at the larger sizes. Returns the count in effect.
+/// BLAS threads per rank: `requested` when > 0, else cores / ranks on this node (at least 1).
+int blasThreadsPerRank(int requested, int ranksOnNode);
+/// Sets OpenBLAS's thread count for this process to blasThreadsPerRank(requested, localRanks). The same count serves
+/// every world size, so the smallest N (the model's reference) is measured with the per-rank cores the largest N gets;
+/// N ranks x default threads would oversubscribe the cores only at the larger sizes. Returns the count in effect.
 int useBlasThreads(int requested, int localRanks);
 
 /// One world size's measurements, filled on world rank 0 (other ranks get an empty object).

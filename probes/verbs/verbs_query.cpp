@@ -40,7 +40,9 @@ std::string linkLayerName(uint8_t l) {
 
 }  // namespace
 
-VerbsQuery queryVerbs() {
+namespace {
+
+VerbsQuery ask() {
   VerbsQuery q;
   int n = 0;
   ibv_device** list = ibv_get_device_list(&n);
@@ -68,6 +70,13 @@ VerbsQuery queryVerbs() {
     ibv_close_device(ctx);
   }
   ibv_free_device_list(list);
+  return q;
+}
+
+}  // namespace
+
+const VerbsQuery& queryVerbs() {
+  static const VerbsQuery q = ask();
   return q;
 }
 

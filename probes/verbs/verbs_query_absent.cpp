@@ -3,9 +3,9 @@
 #include "rdma_library.hpp"
 
 namespace pf::probes {
-VerbsQuery queryVerbs() {
-  VerbsQuery q;
-  q.note = "this preflight was built without libibverbs (apt-get install libibverbs-dev and rebuild)";
+const VerbsQuery& queryVerbs() {
+  static const VerbsQuery q{
+      false, "this preflight was built without libibverbs (apt-get install libibverbs-dev and rebuild)", 0, {}, {}};
   return q;
 }
 }  // namespace pf::probes
