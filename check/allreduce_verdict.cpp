@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "pf/sweep_row.hpp"
 #include "pf/units.hpp"
 
 namespace pf::check {
@@ -13,19 +14,26 @@ double bandwidthBoundBytes(const Expectation& e, const AllReduceLimits& l) {
   return l.bandwidthBoundFactor * (*e.bwGbps * 1e9) * (*e.latUs * 1e-6);
 }
 
+namespace {
+std::string rowName(const SweepRow& r) {
+  return fmt::format("all_reduce {} {} {}", Bytes{r.size_bytes}, r.dtype, r.placement == "in" ? "in-place" : "out-of-place");
+}
+}  // namespace
+
 std::vector<Finding> judgeAllReduce(const Result& sweep, const Expectation& e, int nodes, const AllReduceLimits& l) {
   std::vector<Finding> out;
+  std::vector<SweepRow> rows;
+  for (const Json& j : sweep.rows) rows.push_back(sweepRowFromJson(j));
   int64_t wrong = 0;
-  for (const Json& row : sweep.rows)
-    if (row.contains("wrong") && row["wrong"].is_number()) wrong += row["wrong"].get<int64_t>();
+  for (const SweepRow& row : rows) wrong += row.wrong.value_or(0);
   if (wrong > 0) {
     Finding f;
     f.check = "allreduce.correctness";
     f.message = fmt::format("all_reduce returned {} wrong elements: data is corrupted on the way", wrong);
     f.remedy = "rerun `preflight sweep all_reduce -c 5 --json ar.json` to see which sizes, then check the nodes' "
                "memory (ECC errors in dmesg / edac-util) and NICs; do not train on this allocation";
-    for (const Json& row : sweep.rows)
-      if (row.value("wrong", Json(0)).is_number() && row["wrong"].get<int64_t>() > 0) f.evidence.push_back(row);
+    for (const SweepRow& row : rows)
+      if (row.wrong.value_or(0) > 0) f.evidence.push_back({"wrong elements, " + rowName(row), *row.wrong, "", sweep.key});
     out.push_back(std::move(f));
   }
   if (!sweep.rows.empty() && sweep.status == Status::kError) {
@@ -37,13 +45,13 @@ std::vector<Finding> judgeAllReduce(const Result& sweep, const Expectation& e, i
   }
   if (!e.relative || !e.bwGbps || !e.latUs || nodes < 2) return out;
   const double boundAt = bandwidthBoundBytes(e, l);
-  for (const Json& row : sweep.rows) {
-    if (row.value("placement", "") != "out") continue;
-    const double size = row.value("size_bytes", 0.0), busbw = row.value("busbw_gbps", 0.0),
-                 time = row.value("time_us", 0.0);
+  for (const SweepRow& row : rows) {
+    if (row.placement != "out") continue;
+    const double size = static_cast<double>(row.size_bytes), busbw = row.busbw_gbps, time = row.time_us;
     Finding f;
     f.status = Status::kWarn;
-    f.evidence.push_back(row);
+    f.evidence.push_back({"busbw, " + rowName(row), busbw, "GB/s", sweep.key});
+    f.evidence.push_back({"time, " + rowName(row), time, "us", sweep.key});
     if (size >= boundAt) {
       const double limit = l.bwWarnFraction * *e.bwGbps;
       if (busbw >= limit) continue;

@@ -20,7 +20,9 @@ Finding regression(const std::string& what, double before, double now, double pc
                           now, before, pct, limit);
   f.remedy = "compare the two documents with `preflight report`; if the hardware changed on purpose, record a new "
              "baseline, otherwise look for the change (firmware, cabling, driver, settings) on the named nodes";
-  f.evidence.push_back(Json{{"what", what}, {"baseline_gbps", before}, {"now_gbps", now}, {"drop_percent", pct}});
+  f.evidence.push_back({what + ", baseline", before, "GB/s", "--baseline document"});
+  f.evidence.push_back({what + ", now", now, "GB/s", "this run"});
+  f.evidence.push_back({what + ", drop", pct, "%", "baseline vs this run"});
   return f;
 }
 
@@ -32,12 +34,12 @@ std::vector<Finding> compareWithBaseline(const RunReport& baseline, const std::v
   std::map<std::string, double> basePairs;
   std::map<double, double> baseSizes;
   for (const Result& r : baseline.results) {
-    if (r.kind == "pairs")
+    if (r.kind == Kind::kPairs)
       for (const Json& row : r.rows) {
         PairRow p = pairRowFromJson(row);
         basePairs[pairKey(p.host_a, p.host_b)] = p.bwGbps();
       }
-    if (r.kind == "sweep" && r.key == "sweep.all_reduce")
+    if (r.kind == Kind::kSweep && r.key == "sweep.all_reduce")
       for (const Json& row : r.rows)
         if (row.value("placement", "") == "out") baseSizes[row.value("size_bytes", 0.0)] = row.value("busbw_gbps", 0.0);
   }

@@ -19,7 +19,7 @@ struct Finding {
   std::vector<std::string> hosts;  ///< the node (one) or link (two) it is about; empty = the whole run
   std::string message;             ///< one line: what is wrong, with the measured and expected figures
   std::string remedy;              ///< what the operator should do
-  Json evidence = Json::array();   ///< the measurements behind it
+  std::vector<Evidence> evidence;  ///< the measurements behind it
 };
 
 }  // namespace pf::check

@@ -53,15 +53,16 @@ void judgeRow(PairRow& r, const Expectation& e, const PairLimits& l) {
 
 std::string pairName(const PairRow& r) { return r.host_a + "-" + r.host_b; }
 
-Json pairEvidence(const PairRow& r) {
-  return Json{{"pair", pairName(r)},
-              {"bw_gbps", r.bwGbps()},
-              {"bw_a_to_b_gbps", r.bw_a_to_b_gbps},
-              {"bw_b_to_a_gbps", r.bw_b_to_a_gbps},
-              {"lat_us", r.lat_us},
-              {"expected_gbps", r.expected_gbps ? Json(*r.expected_gbps) : Json(nullptr)},
-              {"pct_of_expected", r.pct_of_expected ? Json(*r.pct_of_expected) : Json(nullptr)},
-              {"reason", r.reason}};
+/// A pair's measurements as evidence, each entry sourced to the pair ("pair node1-node2").
+void addPairEvidence(std::vector<Evidence>& out, const PairRow& r) {
+  const std::string src = "pair " + pairName(r);
+  auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+  out.push_back({"bandwidth " + r.host_a + "->" + r.host_b, r.bw_a_to_b_gbps, "GB/s", src});
+  out.push_back({"bandwidth " + r.host_b + "->" + r.host_a, r.bw_b_to_a_gbps, "GB/s", src});
+  out.push_back({"latency", r.lat_us, "us", src});
+  out.push_back({"expected bandwidth", opt(r.expected_gbps), "GB/s", src});
+  out.push_back({"bandwidth of expected", opt(r.pct_of_expected), "%", src});
+  if (!r.reason.empty()) out.push_back({"reason", r.reason, "", src});
 }
 
 std::string pairList(const std::vector<PairRow>& rows, const std::vector<size_t>& idx) {
@@ -114,7 +115,8 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
         "a cluster-wide shortfall is configuration or fabric: check which transport carried the test (MPI: UCX, "
         "`--mca pml ucx`, UCX_NET_DEVICES; NCCL: NCCL_DEBUG=INFO shows NET/IB or NET/Socket, NCCL_IB_HCA), then the "
         "switch fabric (port speeds, congestion)";
-    f.evidence.push_back(Json{{"majority_gbps", *a.expected.bwGbps}, {"topology_gbps", *topologyGbps}});
+    f.evidence.push_back({"median bandwidth of the pairs", *a.expected.bwGbps, "GB/s", "pair matrix"});
+    f.evidence.push_back({"bandwidth the ports allow", *topologyGbps, "GB/s", topologySource});
     a.findings.push_back(std::move(f));
     a.status = Status::kFail;
     a.expected.source += fmt::format(" (the ports allow {:.3f} GB/s: see pairs.fabric)", *topologyGbps);
@@ -180,10 +182,11 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
                                       : fmt::format("{:.1f} us", a.expected.latUs.value_or(0)),
                               a.expected.source);
       f.remedy = fmt::format(fmt::runtime(bwIssue ? kNodeBwRemedy : kNodeLatRemedy), host);
-      for (size_t i : *best) f.evidence.push_back(pairEvidence(rows[i]));
-      f.evidence.push_back(Json{{"node", host},
-                                {"node_median_bw_gbps", a.nodeMedianBwGbps[static_cast<size_t>(node)]},
-                                {"node_robust_z", a.nodeRobustZ[static_cast<size_t>(node)]}});
+      for (size_t i : *best) addPairEvidence(f.evidence, rows[i]);
+      f.evidence.push_back(
+          {"median bandwidth of its pairs", a.nodeMedianBwGbps[static_cast<size_t>(node)], "GB/s", "node " + host});
+      f.evidence.push_back({"robust z-score of that median", a.nodeRobustZ[static_cast<size_t>(node)], "",
+                            "node " + host});
       a.findings.push_back(std::move(f));
       for (size_t i : std::vector<size_t>(*best)) open.erase(i);
     }
@@ -203,7 +206,7 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
                              "both nodes are fine with their other peers: check the path between {} and {} "
                              "(switch ports, cables, routing/ECMP); drain neither until it is found",
                              r.host_a, r.host_b);
-      f.evidence.push_back(pairEvidence(r));
+      addPairEvidence(f.evidence, r);
       a.findings.push_back(std::move(f));
     }
   }

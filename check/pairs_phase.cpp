@@ -17,7 +17,7 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
   PairsPhase p;
   Result& r = p.result;
   r.key = "pairs";
-  r.kind = "pairs";
+  r.kind = Kind::kPairs;
   const int n = run.nodes.nodeCount();
   r.params = Json{{"engine", engine},
                   {"size_bytes", opts.bwBytes},
@@ -59,13 +59,12 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
   r.metrics["mad_bw_gbps"] = a.madBwGbps;
   r.metrics["median_lat_us"] = a.medianLatUs;
   r.metrics["mad_lat_us"] = a.madLatUs;
-  r.evidence.push_back("expected bandwidth from " + a.expected.source);
-  Json nodes = Json::array();
-  for (int i = 0; i < n; ++i)
-    nodes.push_back(Json{{"host", run.nodes.hosts[static_cast<size_t>(i)]},
-                         {"median_bw_gbps", a.nodeMedianBwGbps[static_cast<size_t>(i)]},
-                         {"robust_z", a.nodeRobustZ[static_cast<size_t>(i)]}});
-  r.evidence.push_back(Json{{"per_node", nodes}});
+  r.evidence.push_back({"expected bandwidth from", a.expected.source, "", "pair analysis"});
+  for (int i = 0; i < n; ++i) {
+    const std::string node = "node " + run.nodes.hosts[static_cast<size_t>(i)];
+    r.evidence.push_back({"median bandwidth of its pairs", a.nodeMedianBwGbps[static_cast<size_t>(i)], "GB/s", node});
+    r.evidence.push_back({"robust z-score of that median", a.nodeRobustZ[static_cast<size_t>(i)], "", node});
+  }
   size_t bad = 0;
   for (const PairRow& row : run.rows) {
     r.rows.push_back(toJson(row));
@@ -108,19 +107,6 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
   run.roundSeconds.insert(run.roundSeconds.end(), again.roundSeconds.begin(), again.roundSeconds.end());
   run.seconds += again.seconds;
   return analyzePairRun(std::move(run), opts, engine.name(), limits, links, portsUsed);
-}
-
-std::string renderPairTable(const Result& pairs) {
-  std::string out = fmt::format("# {:>5} {:>16} {:>16} {:>10} {:>10} {:>9} {:>9} {:>7}\n", "round", "node_a", "node_b",
-                                "a->b GB/s", "b->a GB/s", "lat us", "% expect", "status");
-  for (const Json& j : pairs.rows) {
-    PairRow r = pairRowFromJson(j);
-    out += fmt::format("  {:>5} {:>16} {:>16} {:>10.3f} {:>10.3f} {:>9.1f} {:>9} {:>7}\n", r.round, r.host_a, r.host_b,
-                       r.bw_a_to_b_gbps, r.bw_b_to_a_gbps, r.lat_us,
-                       r.pct_of_expected ? fmt::format("{:.0f}", *r.pct_of_expected) : std::string("-"),
-                       toString(r.status));
-  }
-  return out;
 }
 
 }  // namespace pf::check

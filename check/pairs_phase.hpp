@@ -31,7 +31,5 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
 PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::string& engine, const Thresholds& limits,
                           const std::vector<NodeLinks>& links, int portsUsed);
 
-/// The matrix as a text table (one line per pair), for the terminal.
-std::string renderPairTable(const Result& pairs);
 
 }  // namespace pf::check

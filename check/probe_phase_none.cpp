@@ -10,7 +10,7 @@ ProbePhase runProbePhase(Bootstrap&, const LauncherEnv&, const Environment&, boo
   ProbePhase p;
   Result r;
   r.key = "check.probes";
-  r.kind = "check";
+  r.kind = Kind::kCheck;
   r.status = Status::kSkipped;
   r.message = "probes not run: this preflight was built without the probes component, so devices, NCCL "
               "variables and interfaces were not checked";

@@ -16,7 +16,6 @@
 #include "command.hpp"
 #include "gate_cli.hpp"
 #include "launch.hpp"
-#include "outputs.hpp"
 #include "pair_engine.hpp"
 #include "pairs_phase.hpp"
 #include "pf/error.hpp"
@@ -24,6 +23,7 @@
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
 #include "pf/units.hpp"
+#include "pf/verdict.hpp"
 #include "probe_phase.hpp"
 #include "reporter.hpp"
 #include "sweep.hpp"
@@ -51,6 +51,7 @@ class CheckCommand final : public Command {
     app.add_flag("--no-pairs", noPairs_, "skip the pair matrix");
     gate_.addOptions(app, "earlier result document of `preflight check`: fail when a pair or a bandwidth-bound "
                           "all-reduce size lost more than baseline.regression_percent (default 20%)");
+    gate_.common.addEnvFile(app, "the NCCL and launcher variables the probes check");
     app.footer(
         "Run it as the first step of a job, one rank per node or more (every rank takes part in the all-reduce,\n"
         "each node's lowest rank in the pair matrix). Limits are relative to the expected bandwidth (link rates\n"
@@ -58,7 +59,7 @@ class CheckCommand final : public Command {
         "Examples:\n"
         "  srun -N $SLURM_NNODES --ntasks-per-node=1 preflight check --quick || exit 1\n"
         "  mpirun -np 4 --map-by ppr:1:node preflight check --json check.json --junit check.xml\n"
-        "  preflight check --quick --format prometheus -o /var/lib/node_exporter/textfile/preflight.prom");
+        "  preflight check --quick --format prometheus --output /var/lib/node_exporter/textfile/preflight.prom");
   }
 
   int run(const Invocation& inv) override {
@@ -75,7 +76,7 @@ class CheckCommand final : public Command {
       throw UsageError(fmt::format("pair engine '{}' is not in this build: use one of {}, or --no-pairs", engine_,
                                    fmt::join(Registry<PairEngine>::instance().keys(), ", ")));
     gate_.load();
-    return runOnRanks("check", inv, gate_.localRanks, [&](Bootstrap& boot, const LauncherEnv& launcher) {
+    return runOnRanks("check", inv, gate_.common, [&](Bootstrap& boot, const LauncherEnv& launcher) {
       return gate(boot, launcher, engine.get(), inv);
     });
   }
@@ -83,9 +84,14 @@ class CheckCommand final : public Command {
  private:
   int gate(Bootstrap& boot, const LauncherEnv& launcher, PairEngine* engine, const Invocation& inv) {
     const check::Thresholds& limits = gate_.limits;
-    const Environment env = Environment::fromProcess();
+    const Environment env = gate_.common.environment();
     RunReport report;
     report.context = gatherContext("check", inv, boot, launcher);
+    reports::Outputs out;
+    if (boot.rank() == 0) {
+      out = gate_.common.makeOutputs();
+      out.begin(report.context);
+    }
     report.context.extra["quick"] = quick_;
     report.context.extra["thresholds"] = limits.toJson();
     const std::vector<std::string> hosts = boot.allGather(hostName());
@@ -108,7 +114,7 @@ class CheckCommand final : public Command {
     if (!noAllReduce_) {
       phase.reset();
       sweep = allReduce(boot, launcher);
-      haveSweep = sweep.kind == "sweep" && sweep.status != Status::kSkipped;
+      haveSweep = sweep.kind == Kind::kSweep && sweep.status != Status::kSkipped;
       report.phases.push_back({"allreduce", phase.seconds()});
     }
 
@@ -144,13 +150,12 @@ class CheckCommand final : public Command {
       findings.insert(findings.end(), reg.begin(), reg.end());
     }
     for (Result& r : check::findingsToResults(findings)) report.results.push_back(std::move(r));
-    check::decideVerdict(report, gate_.strict);
+    applyVerdict(report, gate_.common.strict);
     report.phases.push_back({"verdict", phase.seconds()});
     report.context.end_time = utcNowIso8601();
     if (boot.rank() == 0) {
-      std::string text = check::summarize(report, gate_.strict);
-      if (!noPairs_ && !pairs.result.rows.empty()) text = check::renderPairTable(pairs.result) + text;
-      check::emitOutputs(report, gate_.out, text);
+      for (const Result& r : report.results) out.result(r);
+      out.end(report);
     }
     boot.barrier();  // keep every rank alive until rank 0 has written (mpirun ends the job on a non-zero exit)
     return report.exit_code;
@@ -161,7 +166,7 @@ class CheckCommand final : public Command {
   Result allReduce(Bootstrap& boot, const LauncherEnv& launcher) {
     Result r;
     r.key = "sweep.all_reduce";
-    r.kind = "check";
+    r.kind = Kind::kCheck;
     r.status = Status::kSkipped;
     auto backend = Registry<collectives::Backend>::instance().create("mpi");
     auto coll = Registry<collectives::Collective>::instance().create("all_reduce");

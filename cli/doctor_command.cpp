@@ -10,12 +10,14 @@
 
 #include "analysis.hpp"
 #include "command.hpp"
+#include "common_options.hpp"
 #include "confirm.hpp"
 #include "line_normalizer.hpp"
 #include "log_reader.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
+#include "pf/verdict.hpp"
 #include "report.hpp"
 #include "rule_catalog.hpp"
 
@@ -30,17 +32,20 @@ class DoctorCommand final : public Command {
   void setup(CLI::App& app) override {
     app.add_option("files", files_, "log files to read ('-' = stdin); several files are read as one job")
         ->required();
-    app.add_option("--json", jsonPath_, "write the result document to FILE ('-' = stdout)");
+    common_.addOutputs(app);
+    common_.addStrict(app);
+    common_.addEnvFile(app, "NCCL_SOCKET_IFNAME for --confirm");
     app.add_flag("--confirm", confirm_, "run each diagnosis's node check here (interface, /dev/shm, memlock...)");
     app.add_option("--rules", rulesDir_, "load the rules catalog from DIR (<category>.json files) instead of the "
                                          "built-in one");
     app.add_option("--root", root_, "read /sys, /dev and /etc under DIR for --confirm (a captured tree)");
-    app.add_flag("-v,--verbose", verbose_, "show every evidence line, the links and each process's NCCL setup");
+    app.add_flag("-v,--verbose", common_.view.verbose, "show every evidence line, the links and each process's NCCL setup");
     app.footer(
         "Reads NCCL INFO/WARN lines with any prefix (timestamps, torchrun [rankN]:, srun -l, Open MPI [1,N]<stdout>:,\n"
         "Kubernetes/Azure timestamps, ANSI colours), PyTorch tracebacks and watchdog messages, Open MPI and libfabric\n"
         "errors. Rules live in doctor/rules/<category>.json (docs/doctor-rules.md).\n"
-        "Exit code: 0 nothing diagnosed, 1 a problem was diagnosed, 2 unreadable input or bad rules.\n\n"
+        "Exit code: 0 nothing diagnosed (or only warnings, without --strict), 1 a problem was diagnosed, 2 unreadable\n"
+        "input or bad rules.\n\n"
         "Examples:\n"
         "  preflight doctor slurm-1234.out\n"
         "  preflight doctor logs/rank*.log --json diagnosis.json\n"
@@ -49,7 +54,7 @@ class DoctorCommand final : public Command {
   }
 
   int run(const Invocation& inv) override {
-    checkWritable(jsonPath_);
+    common_.validateOutputs();
     RunReport report;
     report.context.command = "doctor";
     report.context.version = version();
@@ -72,11 +77,11 @@ class DoctorCommand final : public Command {
     Json inputs = Json::array();
     for (const auto& f : files_) inputs.push_back(doctor::validUtf8(f));
     report.context.extra = {{"inputs", inputs}, {"rules", catalog.rules.size()}};
-    const bool found = !analysis.diagnoses.empty();
-    report.verdict = found ? Status::kFail : Status::kPass;
-    report.exit_code = found ? static_cast<int>(ExitCode::kCheckFailed) : 0;
-    if (!jsonPath_.empty()) writeReport(report, jsonPath_);
-    if (jsonPath_ != "-") std::cout << doctor::renderText(analysis, verbose_);
+    applyVerdict(report, common_.strict);
+    reports::Outputs out = common_.makeOutputs();
+    out.begin(report.context);
+    for (const Result& r : report.results) out.result(r);
+    out.end(report);
     return report.exit_code;
   }
 
@@ -84,8 +89,9 @@ class DoctorCommand final : public Command {
   void runConfirms(doctor::Analysis& a) const {
     doctor::ConfirmContext ctx;
     ctx.root = root_.empty() ? "/" : root_;
+    const Environment env = common_.environment();
     for (const char* v : {"NCCL_SOCKET_IFNAME"})
-      if (const char* e = std::getenv(v)) ctx.env[v] = e;
+      if (auto e = env.get(v)) ctx.env[v] = *e;
     for (auto& d : a.diagnoses) {
       if (d.rule->probe.empty()) {
         d.confirm = "unknown";
@@ -101,8 +107,9 @@ class DoctorCommand final : public Command {
   }
 
   std::vector<std::string> files_;
-  std::string jsonPath_, rulesDir_, root_;
-  bool confirm_ = false, verbose_ = false;
+  std::string rulesDir_, root_;
+  bool confirm_ = false;
+  CommonOptions common_;
 };
 
 PF_REGISTER_COMMAND(DoctorCommand, "doctor");

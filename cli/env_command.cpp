@@ -10,11 +10,13 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "launch_env/env_checks.hpp"
 #include "launch_env/job_env.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
+#include "pf/verdict.hpp"
 #include "probe_util.hpp"
 
 namespace pf::cli {
@@ -30,11 +32,11 @@ class EnvCommand final : public Command {
   void setup(CLI::App& app) override {
     app.add_option("--export", exportFormat_, "print shell `export` lines for a framework instead: torch")
         ->check(CLI::IsMember({"torch"}));
-    app.add_option("--json", jsonPath_, "write the result document to FILE ('-' = stdout)");
-    app.add_option("--env-file", envFile_, "read the environment from FILE (KEY=VALUE lines) instead of the process");
+    common_.addOutputs(app);
+    common_.addEnvFile(app, "the launcher's variables");
     app.add_option("--sysfs-root", root_, "count GPUs in a captured tree rooted at DIR (implies --no-network)");
     app.add_flag("--no-network", noNetwork_, "do not resolve the master or test its port");
-    app.add_flag("--strict", strict_, "exit 1 on warnings too");
+    common_.addStrict(app);
     app.footer(
         "Launchers: Open MPI, PMIx, MPICH/Hydra, Slurm, torchrun, Azure ML, Vertex AI (CLUSTER_SPEC), TF_CONFIG,\n"
         "SageMaker (SM_HOSTS). Checks: ranks per node vs GPUs, local rank < GPUs, the OMPI_COMM_WORLD_NODE_RANK\n"
@@ -48,8 +50,8 @@ class EnvCommand final : public Command {
   }
 
   int run(const Invocation& inv) override {
-    checkWritable(jsonPath_);
-    Environment env = envFile_.empty() ? Environment::fromProcess() : Environment::fromFile(envFile_);
+    common_.validateOutputs();
+    Environment env = common_.environment();
     probes::SystemView sys(root_.empty() ? "/" : root_, env, root_.empty());
     probes::JobEnv job = probes::detectJobEnv(env);
     if (exportFormat_ == "torch") {
@@ -67,51 +69,22 @@ class EnvCommand final : public Command {
     report.context.world_size = job.process.world_size;
     report.context.node_count = job.nodeCount.value_or(1);
     report.context.launcher = probes::toJson(job);
+    report.context.launcher["launcher"] = job.process.launcher;  // the one that started this process
+    reports::Outputs out = common_.makeOutputs();
+    out.begin(report.context);
     report.results = probes::checkJobEnv(job, sys, opt);
     report.context.end_time = utcNowIso8601();
-    bool fail = false, warn = false;
-    for (const auto& r : report.results) {
-      fail |= r.status == Status::kFail || r.status == Status::kError;
-      warn |= r.status == Status::kWarn;
-    }
-    report.verdict = fail ? Status::kFail : (warn && strict_) ? Status::kWarn : Status::kPass;
-    report.exit_code = fail || (warn && strict_) ? static_cast<int>(ExitCode::kCheckFailed) : 0;
-    if (!jsonPath_.empty()) writeReport(report, jsonPath_);
-    if (jsonPath_ != "-") std::cout << render(job, report);
+    applyVerdict(report, common_.strict);
+    for (const Result& r : report.results) out.result(r);
+    out.end(report);
     return report.exit_code;
   }
 
  private:
-  static std::string render(const probes::JobEnv& job, const RunReport& report) {
-    Json j = probes::toJson(job);
-    std::string out;
-    for (const char* f : {"rank", "world_size", "local_rank", "local_world_size", "node_rank", "node_count",
-                          "master_addr", "master_port"}) {
-      std::string from = j["sources"].value(f, "");
-      const bool processField =
-          std::string(f).find("rank") != std::string::npos || std::string(f).find("world") != std::string::npos;
-      if (from.empty() && processField && job.process.launcher != "none") from = job.process.launcher;
-      out += fmt::format("  {:<17} {:<20} {}\n", f,
-                         j[f].is_null()     ? "-"
-                         : j[f].is_string() ? j[f].get<std::string>()
-                                            : j[f].dump(),
-                         from.empty() ? "" : "(" + from + ")");
-    }
-    std::string head = fmt::format("launcher: {}\n",
-                                   job.launchers.empty() ? "none" : fmt::format("{}", fmt::join(job.launchers, " + ")));
-    for (const auto& n : job.notes) out += "  note: " + n + "\n";
-    for (const auto& r : report.results) {
-      if (r.key == "env.launcher") continue;
-      out += fmt::format("{:<7} {:<10} {}\n", toString(r.status), r.key.substr(4), r.message);
-      if (!r.remedy.empty()) out += fmt::format("        fix: {}\n", r.remedy);
-    }
-    return head + out;
-  }
-
-  std::string exportFormat_, jsonPath_, envFile_, root_;
-  bool noNetwork_ = false, strict_ = false;
+  std::string exportFormat_, root_;
+  bool noNetwork_ = false;
+  CommonOptions common_;
 };
-
 PF_REGISTER_COMMAND(EnvCommand, "env");
 
 }  // namespace

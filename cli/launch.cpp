@@ -6,7 +6,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <mutex>
 #include <set>
 #include <string>
 #include <thread>
@@ -91,6 +96,62 @@ Context gatherContext(const std::string& command, const Invocation& inv, Bootstr
   c.launcher = toJson(env);
   c.launcher["bootstrap"] = boot.name();
   return c;
+}
+
+namespace {
+// --timeout: a collective that hangs (a dead peer, a wedged NIC) cannot be interrupted from the thread that
+// called it, so a watchdog thread ends the job. Under MPI abortAll takes every rank down with exit code 4;
+// alone, the process ends itself the same way. It never fires once the command has returned.
+class Watchdog {
+ public:
+  Watchdog(double seconds, const std::string& command, Bootstrap& boot) {
+    if (seconds <= 0) return;
+    thread_ = std::thread([this, seconds, command, &boot] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) return;
+      std::cerr << fmt::format("preflight {}: rank {} on {}: timed out after {:g} s (--timeout)", command, boot.rank(),
+                               hostName(), seconds)
+                << std::endl;
+      boot.abortAll(static_cast<int>(ExitCode::kTimeout));
+      std::_Exit(static_cast<int>(ExitCode::kTimeout));
+    });
+  }
+  ~Watchdog() {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+}  // namespace
+
+int runOnRanks(const std::string& command, const Invocation& inv, const CommonOptions& common,
+               const std::function<int(Bootstrap&, const LauncherEnv&)>& body) {
+  Environment env = Environment::fromProcess();
+  LauncherEnv launcher = detectLauncher(env);
+  relaunchLocally(common.localRanks, inv, launcher);
+  auto boot = startBootstrap(inv, launcher);
+  Watchdog watchdog(common.timeoutSeconds, command, *boot);
+  try {
+    return body(*boot, launcher);
+  } catch (const UsageError&) {
+    throw;  // every rank sees the same bad input and exits 2 on its own
+  } catch (const Error& e) {
+    // One rank failed at run time; the others may be waiting in a collective: take the job down with it.
+    std::cerr << fmt::format("preflight {}: rank {} on {}: {}", command, boot->rank(), hostName(), e.what())
+              << std::endl;
+    boot->abortAll(static_cast<int>(e.code()));
+    throw;
+  }
 }
 
 }  // namespace pf::cli

@@ -6,10 +6,12 @@
 // a newcomer needs no MPI knowledge.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "pf/bootstrap.hpp"
 #include "pf/launcher_env.hpp"
 #include "pf/result.hpp"
@@ -25,6 +27,12 @@ void relaunchLocally(int localRanks, const Invocation& inv, const LauncherEnv& e
 /// @throws UsageError when the launcher started N ranks but MPI sees a different world (an MPI mismatch, e.g.
 /// a binary built against another MPI than the mpirun that launched it).
 std::unique_ptr<Bootstrap> startBootstrap(const Invocation& inv, const LauncherEnv& env);
+
+/// The one launch path of every multi-rank command: relaunches under mpirun for --local-ranks, starts the
+/// bootstrap, arms --timeout, and runs `body` on each rank. An error on one rank is printed with the rank and
+/// host and ends every rank (Bootstrap::abortAll), so a job never hangs on a dead peer.
+int runOnRanks(const std::string& command, const Invocation& inv, const CommonOptions& common,
+               const std::function<int(Bootstrap&, const LauncherEnv&)>& body);
 
 /// Fills a report's context from the run: version, argv, hosts (gathered: a collective call), launcher.
 Context gatherContext(const std::string& command, const Invocation& inv, Bootstrap& boot, const LauncherEnv& env);

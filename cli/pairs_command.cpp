@@ -12,13 +12,13 @@
 #include "command.hpp"
 #include "gate_cli.hpp"
 #include "launch.hpp"
-#include "outputs.hpp"
 #include "pair_engine.hpp"
 #include "pairs_phase.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
 #include "pf/units.hpp"
+#include "pf/verdict.hpp"
 #include "reporter.hpp"
 #include "thresholds.hpp"
 #include "verdict.hpp"
@@ -73,7 +73,7 @@ class PairsCommand final : public Command {
       throw UsageError(fmt::format("pair engine '{}' is not in this build: use one of {}", engine_,
                                    fmt::join(Registry<PairEngine>::instance().keys(), ", ")));
     gate_.load();
-    return runOnRanks("pairs", inv, gate_.localRanks, [&](Bootstrap& boot, const LauncherEnv& launcher) {
+    return runOnRanks("pairs", inv, gate_.common, [&](Bootstrap& boot, const LauncherEnv& launcher) {
       return pairs(boot, launcher, *engine, inv);
     });
   }
@@ -82,6 +82,11 @@ class PairsCommand final : public Command {
   int pairs(Bootstrap& boot, const LauncherEnv& launcher, PairEngine& engine, const Invocation& inv) {
     RunReport report;
     report.context = gatherContext("pairs", inv, boot, launcher);
+    reports::Outputs out;
+    if (boot.rank() == 0) {
+      out = gate_.common.makeOutputs();
+      out.begin(report.context);
+    }
     std::vector<std::string> hosts = boot.allGather(hostName());
     Timer phase;
     engine.init(boot, launcher);
@@ -101,10 +106,12 @@ class PairsCommand final : public Command {
     }
     report.results.push_back(p.result);
     for (Result& r : check::findingsToResults(findings)) report.results.push_back(std::move(r));
-    check::decideVerdict(report, gate_.strict);
+    applyVerdict(report, gate_.common.strict);
     report.context.end_time = utcNowIso8601();
-    if (boot.rank() == 0)
-      check::emitOutputs(report, gate_.out, check::renderPairTable(p.result) + check::summarize(report, gate_.strict));
+    if (boot.rank() == 0) {
+      for (const Result& r : report.results) out.result(r);
+      out.end(report);
+    }
     // mpirun ends the job when one rank exits non-zero: hold every rank until rank 0 has written its files.
     boot.barrier();
     return report.exit_code;

@@ -12,10 +12,13 @@
 #include <iostream>
 
 #include "command.hpp"
+#include "common_options.hpp"
 #include "cuda_runner.hpp"
 #include "launch.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
+#include "pf/timer.hpp"
+#include "pf/verdict.hpp"
 #include "pytorch_runner.hpp"
 #include "scale_runner.hpp"
 #include "sweep_fit.hpp"
@@ -34,7 +37,6 @@ class ScaleCommand final : public Command {
     app.add_option("--ranks", ranks_, "world sizes to measure (comma list), each on the first N ranks")
         ->delimiter(',')
         ->capture_default_str();
-    app.add_option("--local-ranks", localRanks_, "start N ranks on this machine with mpirun (>= max --ranks)");
     app.add_option("--reps", opt_.reps, "repetitions per world size")->capture_default_str();
     app.add_option("--steps", opt_.steps, "timed steps per repetition")->capture_default_str();
     app.add_option("--warmup", opt_.warmup, "untimed steps per repetition")->capture_default_str();
@@ -43,7 +45,8 @@ class ScaleCommand final : public Command {
     app.add_option("--input", opt_.trainer.model.input, "input features")->capture_default_str();
     app.add_option("--width", opt_.trainer.model.width, "hidden width")->capture_default_str();
     app.add_option("--depth", opt_.trainer.model.depth, "linear layers")->capture_default_str();
-    app.add_option("--output", opt_.trainer.model.output, "outputs per sample")->capture_default_str();
+    app.add_option("--out-features", opt_.trainer.model.output, "outputs per sample (the last layer's width)")
+        ->capture_default_str();
     app.add_option("--bucket-cap-mb", bucketMb_, "gradient bucket cap in MiB (PyTorch DDP's default)")
         ->capture_default_str();
     app.add_option("--optimizer", opt_.trainer.optimizer.kind, "sgd (with momentum) or adam")->capture_default_str();
@@ -58,7 +61,10 @@ class ScaleCommand final : public Command {
         ->capture_default_str();
     app.add_option("--from", from_, "all_reduce sweep document (preflight sweep all_reduce --json) for the model");
     app.add_option("--predict", predict_, "world sizes to predict from the model (needs --from)")->delimiter(',');
-    app.add_option("--json", json_, "write the result document to FILE ('-' = stdout)");
+    common_.addOutputs(app);
+    common_.addStrict(app);
+    common_.addLocalRanks(app);
+    common_.addTimeout(app);
     app.footer(
         "Weak scaling by default (fixed per-rank batch). E(N) = throughput(N) / (N x throughput(1)), with its\n"
         "spread over repetitions. Exit 1 when parameters differ across ranks or from the single-rank reference.\n"
@@ -73,48 +79,51 @@ class ScaleCommand final : public Command {
   int run(const Invocation& inv) override {
     validate();
     if (device_ == "cuda") scaling::requireCudaDevice();  // no GPU: exit 2 before launching ranks
-    checkWritable(json_);
-    if (framework_ == "pytorch") return runPytorch(inv);
+    common_.validateOutputs();
+    if (framework_ == "pytorch")
+      return runOnRanks("scale", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
+        return runPytorch(boot, launcher, inv);
+      });
     CommModel model;
     if (!from_.empty()) model = scaling::commModelFromSweep(readReport(from_), from_);  // bad file: exit 2 now
-    Environment env = Environment::fromProcess();
-    LauncherEnv launcher = detectLauncher(env);
-    relaunchLocally(localRanks_, inv, launcher);
-    auto boot = startBootstrap(inv, launcher);
-    if (boot->size() < *std::max_element(ranks_.begin(), ranks_.end()))
-      throw UsageError(fmt::format("--ranks asks for {} ranks but {} were launched: raise --local-ranks (or -np)",
-                                   *std::max_element(ranks_.begin(), ranks_.end()), boot->size()));
-    blasThreads_ = scaling::useBlasThreads(blasThreads_, launcher.local_world_size);  // same at every N
-    RunReport report;
-    report.context = gatherContext("scale", inv, *boot, launcher);
-    Json rows = Json::array();
-    for (int n : ranks_) {
-      Json row = device_ == "cuda" ? scaling::runCudaWorldSize(opt_, n, *boot, launcher.local_rank)
-                                   : scaling::runWorldSize(opt_, n);
-      if (boot->rank() == 0) rows.push_back(row);
-      boot->barrier();
-    }
-    if (boot->rank() != 0) return 0;
-    scaling::addEfficiency(rows);
-    return finish(report, summarize(rows, model));
+    return runOnRanks("scale", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
+      return runNative(boot, launcher, model, inv);
+    });
   }
 
  private:
   using CommModel = scaling::CommModel;
 
+  int runNative(Bootstrap& boot, const LauncherEnv& launcher, const CommModel& model, const Invocation& inv) {
+    const int largest = *std::max_element(ranks_.begin(), ranks_.end());
+    if (boot.size() < largest)
+      throw UsageError(fmt::format("--ranks asks for {} ranks but {} were launched: raise --local-ranks (or -np)",
+                                   largest, boot.size()));
+    blasThreads_ = scaling::useBlasThreads(blasThreads_, launcher.local_world_size);  // same at every N
+    RunReport report;
+    report.context = gatherContext("scale", inv, boot, launcher);
+    Json rows = Json::array();
+    for (int n : ranks_) {
+      Json row = device_ == "cuda" ? scaling::runCudaWorldSize(opt_, n, boot, launcher.local_rank)
+                                   : scaling::runWorldSize(opt_, n);
+      if (boot.rank() == 0) rows.push_back(row);
+      boot.barrier();
+    }
+    if (boot.rank() != 0) return 0;
+    scaling::addEfficiency(rows);
+    return finish(report, summarize(rows, model));
+  }
+
   // --framework pytorch: torchrun starts every world size's ranks, so this process stays alone (no mpirun).
-  int runPytorch(const Invocation& inv) {
+  int runPytorch(Bootstrap& boot, const LauncherEnv& launcher, const Invocation& inv) {
     const std::string python = scaling::findTorchPython();  // no torch: exit 2, naming what was tried
     const std::string script = scaling::findDdpScript();
-    Environment env = Environment::fromProcess();
-    LauncherEnv launcher = detectLauncher(env);
     if (launcher.multiRank())
       throw UsageError("--framework pytorch runs torchrun itself: start preflight once, without mpirun or srun");
-    auto boot = startBootstrap(inv, launcher);
     // Threads per rank as the native trainer: cores / the largest world size, the same at every N.
     blasThreads_ = scaling::blasThreadsPerRank(blasThreads_, *std::max_element(ranks_.begin(), ranks_.end()));
     RunReport report;
-    report.context = gatherContext("scale", inv, *boot, launcher);
+    report.context = gatherContext("scale", inv, boot, launcher);
     Json rows = Json::array();
     for (int n : ranks_) rows.push_back(scaling::runPytorchWorldSize(opt_, n, python, script, blasThreads_));
     scaling::addEfficiency(rows);
@@ -125,13 +134,15 @@ class ScaleCommand final : public Command {
     return finish(report, std::move(r));
   }
 
-  /// The verdict, the table (unless the document goes to stdout) and the document; returns the exit code.
+  /// The verdict and every output; returns the exit code. Rank 0 only.
   int finish(RunReport& report, Result r) {
-    report.verdict = r.status;
-    report.exit_code = r.status == Status::kFail ? static_cast<int>(ExitCode::kCheckFailed) : 0;
-    if (json_ != "-") printTable(r);
+    reports::Outputs out = common_.makeOutputs();
+    out.begin(report.context);
     report.results.push_back(std::move(r));
-    if (!json_.empty()) writeReport(report, json_);
+    report.context.end_time = utcNowIso8601();
+    applyVerdict(report, common_.strict);
+    out.result(report.results.back());
+    out.end(report);
     return report.exit_code;
   }
 
@@ -146,16 +157,16 @@ class ScaleCommand final : public Command {
       throw UsageError(fmt::format("--optimizer '{}': use sgd or adam", opt_.trainer.optimizer.kind));
     if (opt_.trainer.model.depth < 1 || opt_.trainer.model.width < 1 || opt_.trainer.model.input < 1 ||
         opt_.trainer.model.output < 1)
-      throw UsageError("--input, --width, --depth and --output must be >= 1");
+      throw UsageError("--input, --width, --depth and --out-features must be >= 1");
     if (framework_ == "pytorch") {
-      if (localRanks_ > 0) throw UsageError("--framework pytorch: torchrun starts the ranks; drop --local-ranks");
+      if (common_.localRanks > 1) throw UsageError("--framework pytorch: torchrun starts the ranks; drop --local-ranks");
       if (!from_.empty() || !predict_.empty())
         throw UsageError("--from/--predict model the native trainer; use them with --framework native");
       if (device_ != "cpu") throw UsageError("--framework pytorch runs on the CPU (gloo); drop --device");
     }
     if (!predict_.empty() && from_.empty())
       throw UsageError("--predict needs --from SWEEP.json (an all_reduce sweep to fit the model to)");
-    if (localRanks_ > 1 && localRanks_ < *std::max_element(ranks_.begin(), ranks_.end()))
+    if (common_.localRanks > 1 && common_.localRanks < *std::max_element(ranks_.begin(), ranks_.end()))
       throw UsageError("--local-ranks must be at least the largest --ranks value");
     if (opt_.strong)
       for (int n : ranks_)
@@ -167,7 +178,7 @@ class ScaleCommand final : public Command {
   Result summarize(Json& rows, const CommModel& model) {
     Result r;
     r.key = opt_.strong ? "scale.strong" : "scale.weak";
-    r.kind = "scale";
+    r.kind = Kind::kScale;
     r.params = Json{{"ranks", ranks_},
                     {"reps", opt_.reps},
                     {"steps", opt_.steps},
@@ -202,7 +213,8 @@ class ScaleCommand final : public Command {
     if (!from_.empty()) {
       auto v = scaling::validatePrediction(rows, opt_.trainer, model);
       r.metrics["prediction_max_abs_error"] = v["max_abs_error"];
-      r.evidence.push_back(Json{{"source", from_}, {"validation", v["rows"]}});
+      r.metrics["validation"] = v["rows"];
+      r.evidence.push_back({"communication model fitted to", from_, "", "--from"});
       if (!predict_.empty()) {
         const Json* base = &rows[0];
         for (const auto& row : rows)
@@ -218,33 +230,15 @@ class ScaleCommand final : public Command {
     return r;
   }
 
-  void printTable(const Result& r) {
-    fmt::print("{:>5} {:>12} {:>12} {:>11} {:>11} {:>11} {:>11} {:>10} {:>10} {:>6}\n", "ranks", "samples/s",
-               "step_p50_us", "step_p90_us", "compute_us", "comm_us", "exposed_us", "eff", "eff_min", "equal");
-    for (const auto& row : r.rows)
-      fmt::print("{:>5} {:>12.1f} {:>12.1f} {:>11.1f} {:>11.1f} {:>11.1f} {:>11.1f} {:>10.3f} {:>10.3f} {:>6}\n",
-                 row["ranks"].get<int>(), row["throughput_sps"]["median"].get<double>(),
-                 row["step_us_p50"].get<double>(), row["step_us_p90"].get<double>(), row["compute_us"].get<double>(),
-                 row["comm_us"].get<double>(), row["exposed_comm_us"].get<double>(),
-                 row["efficiency"]["median"].get<double>(), row["efficiency"]["min"].get<double>(),
-                 row["ranks_identical"].get<bool>() && row["equal_to_single_rank"].get<bool>() ? "yes" : "NO");
-    if (r.metrics.contains("predictions"))
-      for (const auto& p : r.metrics["predictions"])
-        fmt::print("predicted {:>6} ranks: step {:.1f} us, exposed {:.1f} us, efficiency {:.3f}\n",
-                   p["ranks"].get<int>(), p["step_us"].get<double>(), p["exposed_comm_us"].get<double>(),
-                   p["efficiency"].get<double>());
-    fmt::print("{}: {}\n", toString(r.status), r.message);
-  }
-
   std::vector<int> ranks_{1, 2};
-  int localRanks_ = 0;
   double bucketMb_ = 25;
-  std::string from_, json_;
+  std::string from_;
   std::string device_ = "cpu";
   int blasThreads_ = 0;
   std::string framework_ = "native";
   std::vector<int> predict_;
   scaling::ScaleOptions opt_;
+  CommonOptions common_;
 };
 
 }  // namespace

@@ -6,18 +6,18 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <iostream>
 
 #include "backend.hpp"
 #include "command.hpp"
 #include "launch.hpp"
-#include "nccl_table.hpp"
+#include "common_options.hpp"
 #include "pf/error.hpp"
 #include "pf/log.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
 #include "pf/units.hpp"
+#include "pf/verdict.hpp"
 #include "reporter.hpp"
 #include "sweep.hpp"
 
@@ -59,13 +59,13 @@ class SweepCommand final : public Command {
     app.add_option("-I,--per_iter_timing", perIter_,
                    "1 = also time every iteration alone for min/p50/p99/max and rank skew (JSON, CSV); 0 = off")
         ->capture_default_str();
-    app.add_flag("--iter-columns", iterColumns_, "add p50, p99 and skew columns to the table");
+    app.add_flag("--iter-columns", common_.view.iterColumns, "add p50, p99 and skew columns to the table");
     app.add_option("--backend", backend_, fmt::format("where buffers live and who moves them: {}", fmt::join(backends, ", ")))
         ->capture_default_str();
-    app.add_option("--json", jsonPath_, "write the result document to FILE ('-' = stdout, replaces the table)");
-    app.add_option("--csv", csvPath_, "write one CSV line per measurement to FILE");
-    app.add_option("--local-ranks", localRanks_,
-                   "with no launcher, start N ranks on this machine through mpirun (default 1)");
+    common_.addOutputs(app);
+    common_.addStrict(app);
+    common_.addLocalRanks(app);
+    common_.addTimeout(app);
     app.footer(
         "Sizes double from -b to -e (nccl-tests defaults differ: -b 32M -e 32M). Each size is measured out of\n"
         "place and in place; time is the mean over -n operations averaged across ranks; algbw = bytes / time and\n"
@@ -74,7 +74,7 @@ class SweepCommand final : public Command {
         "Examples:\n"
         "  preflight sweep all_reduce --local-ranks 4 -b 8 -e 16M -f 2\n"
         "  mpirun -np 16 preflight sweep all_gather -b 1M -e 1G -f 2 --backend nccl --json ag.json\n"
-        "  srun -N 2 --ntasks-per-node=8 preflight sweep all_reduce -d bfloat16 -o all -c 1 --csv ar.csv");
+        "  srun -N 2 --ntasks-per-node=8 preflight sweep all_reduce -d bfloat16 -o all -c 1 --format csv --output ar.csv");
   }
 
   int run(const Invocation& inv) override {
@@ -102,32 +102,17 @@ class SweepCommand final : public Command {
                                    "build with CUDA and NCCL)",
                                    backend_, fmt::join(Registry<Backend>::instance().keys(), ", ")));
     // Validate before launching anything, so a typo costs no mpirun start-up and a bad path no sweep.
-    checkWritable(jsonPath_);
-    checkWritable(csvPath_);
+    common_.validateOutputs();
     // The world size is known here only with --local-ranks; otherwise the root is checked after launch.
-    collectives::validateOptions(opts_, *coll, localRanks_ > 1 ? localRanks_ : opts_.root + 1);
-
-    Environment env = Environment::fromProcess();
-    LauncherEnv launcher = detectLauncher(env);
-    relaunchLocally(localRanks_, inv, launcher);
-    auto boot = startBootstrap(inv, launcher);
-    try {
-      return sweep(*boot, launcher, *backend, *coll, inv);
-    } catch (const UsageError&) {
-      throw;  // every rank sees the same bad input and exits 2 on its own
-    } catch (const Error& e) {
-      // One rank failed at run time; the others may be waiting in a collective: take the job down with it.
-      std::cerr << fmt::format("preflight sweep: rank {} on {}: {}", boot->rank(), hostName(), e.what())
-                << std::endl;
-      boot->abortAll(static_cast<int>(e.code()));
-      throw;
-    }
+    collectives::validateOptions(opts_, *coll, common_.localRanks > 1 ? common_.localRanks : opts_.root + 1);
+    return runOnRanks("sweep", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
+      return sweep(boot, launcher, *backend, *coll, inv);
+    });
   }
 
  private:
   int sweep(Bootstrap& boot, const LauncherEnv& launcher, Backend& backend, const Collective& coll,
             const Invocation& inv) {
-    const bool root = boot.rank() == 0;
     RunReport report;
     report.context = gatherContext("sweep", inv, boot, launcher);
     Timer phase;
@@ -136,48 +121,16 @@ class SweepCommand final : public Command {
     report.context.extra["backend"] = backend.info();
     report.context.extra["devices"] = deviceLines(boot, backend);
 
-    // The table goes to stdout unless the JSON document does.
-    const bool table = root && jsonPath_ != "-";
-    bool headerDone = false;
+    // Rank 0 streams every size to the reporters as it is measured: the table row, the partial document.
+    const bool root = boot.rank() == 0;
+    reports::Outputs out;
+    if (root) {
+      out = common_.makeOutputs();
+      out.begin(report.context);
+    }
     Timer progressClock, sinceLast;
     collectives::SweepCallbacks cb;
-    cb.onRow = [&](const SweepRow& out, const SweepRow& in) {
-      if (!table) return;
-      if (!headerDone) {
-        Json params = {{"collective", coll.name()}, {"backend", backend.name()}, {"min_bytes", opts_.minBytes},
-                       {"max_bytes", opts_.maxBytes}, {"step_factor", opts_.stepFactor},
-                       {"step_bytes", opts_.stepBytes}, {"warmup_iters", opts_.warmup}, {"iters", opts_.iters},
-                       {"check_iters", opts_.checkIters}};
-        std::fputs(reports::ncclTableHeader(params, report.context.extra["devices"], version(), iterColumns_).c_str(),
-                   stdout);
-        headerDone = true;
-      }
-      std::fputs(reports::ncclTableRow(out, in, iterColumns_).c_str(), stdout);
-      std::fflush(stdout);
-    };
-    // Long runs stream what they measured into the document every few seconds (marked partial), so a crash
-    // or a kill in the middle of a multi-hour sweep loses nothing already measured.
-    Result partial;
-    partial.key = "sweep." + coll.name();
-    partial.kind = "sweep";
-    partial.status = Status::kError;
-    partial.message = "partial: the sweep did not finish";
-    Timer sincePartial;
-    auto onRow = cb.onRow;
-    cb.onRow = [&, onRow](const SweepRow& out, const SweepRow& in) {
-      onRow(out, in);
-      if (!root || jsonPath_.empty() || jsonPath_ == "-") return;
-      partial.rows.push_back(toJson(out));
-      partial.rows.push_back(toJson(in));
-      if (sincePartial.seconds() < 5) return;
-      sincePartial.reset();
-      RunReport snapshot = report;
-      snapshot.context.extra["partial"] = true;
-      snapshot.verdict = Status::kError;
-      snapshot.exit_code = static_cast<int>(ExitCode::kRuntime);
-      snapshot.results.push_back(partial);
-      writeReport(snapshot, jsonPath_);
-    };
+    cb.onRow = [&](const Result& running, size_t first) { out.rows(running, first); };
     cb.onProgress = [&](size_t done, size_t total) {
       // Progress only for runs long enough to wonder about, and at most every 2 s.
       if (progressClock.seconds() < 3 || sinceLast.seconds() < 2 || done == total) return;
@@ -190,22 +143,12 @@ class SweepCommand final : public Command {
     phase.reset();
     Result result = collectives::runSweep(backend, boot, coll, opts_, cb);
     report.phases.push_back({"sweep", phase.seconds()});
-    if (table) {
-      std::fputs(reports::ncclTableFooter(coll.name(), result.metrics.value("out_of_bounds", int64_t{0}),
-                                          result.metrics.value("avg_busbw_gbps", 0.0))
-                     .c_str(),
-                 stdout);
-      if (!result.evidence.empty())
-        for (const Json& e : result.evidence) std::fputs(fmt::format("# {}\n", e.get<std::string>()).c_str(), stdout);
-      std::fflush(stdout);
-    }
-    report.verdict = result.status;
-    report.exit_code = result.status == Status::kPass ? 0 : static_cast<int>(ExitCode::kCheckFailed);
     report.results.push_back(std::move(result));
+    applyVerdict(report, common_.strict);
     report.context.end_time = utcNowIso8601();
     if (root) {
-      if (!jsonPath_.empty()) writeReport(report, jsonPath_);
-      if (!csvPath_.empty()) writeFileAtomic(csvPath_, reports::makeReporter("csv")->render(report));
+      out.result(report.results.back());
+      out.end(report);
     }
     // mpirun kills the whole job as soon as one rank exits non-zero: hold every rank until rank 0 has written
     // its documents, or a failing sweep would lose the very report that shows the failure.
@@ -232,10 +175,8 @@ class SweepCommand final : public Command {
   int stepFactor_ = 2;
   std::string dtype_ = "float", op_ = "sum";
   int perIter_ = 1;
-  bool iterColumns_ = false;
   std::string backend_ = "mpi";
-  std::string jsonPath_, csvPath_;
-  int localRanks_ = 1;
+  CommonOptions common_;
   collectives::SweepOptions opts_;
 };
 

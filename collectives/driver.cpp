@@ -199,14 +199,14 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
 
   Result result;
   result.key = "sweep." + coll.name();
-  result.kind = "sweep";
+  result.kind = Kind::kSweep;
 
   // Two backend buffers per rank; like nccl-tests, shrink the range rather than fail on a small machine.
   std::vector<double> memory = boot.allGatherDouble(static_cast<double>(be.memoryAvailable()));
   uint64_t avail = static_cast<uint64_t>(*std::min_element(memory.begin(), memory.end()));
   while (opts.maxBytes > opts.minBytes && 3 * largestBuffer(opts, coll, n) > avail / 2) opts.maxBytes /= 2;
   if (opts.maxBytes != optsIn.maxBytes) {
-    result.evidence.push_back(fmt::format("Reducing maxBytes to {} due to memory limitation", opts.maxBytes));
+    result.evidence.push_back({"maxBytes reduced for memory", opts.maxBytes, "bytes", "memory of the smallest rank"});
     if (boot.rank() == 0) PF_LOG_WARN("sweep", "reducing maxBytes to {} due to memory limitation", opts.maxBytes);
   }
 
@@ -221,10 +221,26 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
       if (be.supports(t, op))
         combos.emplace_back(t, op);
       else
-        result.evidence.push_back(fmt::format("{} {} skipped: not supported by the {} backend", name(t), name(op),
-                                              be.name()));
+        result.evidence.push_back(
+            {fmt::format("{} {} skipped", name(t), name(op)), "not supported by the backend", "", be.name()});
     }
   }
+  SweepParams params;
+  params.collective = coll.name();
+  params.backend = be.name();
+  params.ranks = n;
+  params.min_bytes = opts.minBytes;
+  params.max_bytes = opts.maxBytes;
+  params.step_factor = opts.stepFactor;
+  params.step_bytes = opts.stepBytes;
+  params.iters = opts.iters;
+  params.warmup_iters = opts.warmup;
+  params.check_iters = opts.checkIters;
+  params.per_iter_timing = opts.perIterTiming;
+  params.root = coll.rooted() ? opts.root : -1;
+  // Set before the first size, so that what streams out while the sweep runs is already self-describing.
+  result.params = toJson(params);
+
   std::vector<uint64_t> sizes = sweepSizes(opts);
   const size_t total = combos.size() * sizes.size();
   size_t done = 0;
@@ -251,7 +267,7 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
         result.rows.push_back(toJson(*r));
       }
       if (boot.rank() == 0) {
-        if (cb.onRow) cb.onRow(out, in);
+        if (cb.onRow) cb.onRow(result, result.rows.size() - 2);
         if (cb.onProgress) cb.onProgress(++done, total);
       }
     }
@@ -260,15 +276,12 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   size_t nrows = result.rows.size();
   double peak = 0;
   for (const Json& r : result.rows) peak = std::max(peak, r["busbw_gbps"].get<double>());
-  result.metrics["avg_busbw_gbps"] = nrows ? busSum / static_cast<double>(nrows) : 0.0;
-  result.metrics["peak_busbw_gbps"] = peak;
-  result.metrics["out_of_bounds"] = outOfBounds;
-  result.metrics["wrong_total"] = opts.checkIters > 0 ? Json(wrongTotal) : Json(nullptr);
-  result.params = {{"collective", coll.name()}, {"ranks", n},  {"min_bytes", opts.minBytes},
-                   {"max_bytes", opts.maxBytes}, {"step_factor", opts.stepFactor},
-                   {"step_bytes", opts.stepBytes}, {"iters", opts.iters}, {"warmup_iters", opts.warmup},
-                   {"check_iters", opts.checkIters}, {"per_iter_timing", opts.perIterTiming},
-                   {"root", coll.rooted() ? opts.root : -1}, {"backend", be.name()}};
+  SweepMetrics metrics;
+  metrics.avg_busbw_gbps = nrows ? busSum / static_cast<double>(nrows) : 0.0;
+  metrics.peak_busbw_gbps = peak;
+  metrics.out_of_bounds = outOfBounds;
+  if (opts.checkIters > 0) metrics.wrong_total = wrongTotal;
+  result.metrics = toJson(metrics);
   if (outOfBounds > 0) {
     result.status = Status::kFail;
     result.message = fmt::format("{} wrong elements in {} of {} measurements", wrongTotal, outOfBounds, nrows);

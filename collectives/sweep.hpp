@@ -49,8 +49,9 @@ std::vector<uint64_t> sweepSizes(const SweepOptions& o);
 /// Checks the options against the collective and world size. @throws UsageError saying what to change.
 void validateOptions(const SweepOptions& o, const Collective& c, int nranks);
 
-/// Called on rank 0 after each size with the out-of-place and in-place rows.
-using RowCallback = std::function<void(const SweepRow& out, const SweepRow& in)>;
+/// Called on rank 0 after each size: the result so far (params set, rows up to now) and the index of the first
+/// row this size added (its out-of-place and in-place rows).
+using RowCallback = std::function<void(const Result& running, size_t firstNewRow)>;
 /// Called on rank 0 now and then during long runs: (rows done, rows planned).
 using ProgressCallback = std::function<void(size_t done, size_t total)>;
 

@@ -14,7 +14,7 @@ std::vector<Result> toResults(const Analysis& a) {
   for (const auto& d : a.diagnoses) {
     Result r;
     r.key = "doctor." + d.rule->id;
-    r.kind = "diagnosis";
+    r.kind = Kind::kDiagnosis;
     r.status = d.confirm == "refuted" ? Status::kWarn : Status::kFail;
     r.message = d.rule->title;
     r.remedy = d.fixText();
@@ -37,12 +37,17 @@ std::vector<Result> toResults(const Analysis& a) {
       r.params["confirm_measured"] = d.confirmMeasured;
     }
     r.metrics = {{"confidence", d.rule->confidence}, {"matching_lines", d.hits}};
-    for (const auto& e : d.evidence) r.evidence.push_back(e.toJson());
+    Json lines = Json::array();
+    for (const auto& e : d.evidence) {
+      r.evidence.push_back({"log line", e.text, "", e.where()});
+      lines.push_back(e.toJson());  // the host, rank and timestamp each line names
+    }
+    r.params["lines"] = std::move(lines);
     out.push_back(std::move(r));
   }
   Result info;
   info.key = "doctor.info";
-  info.kind = "doctor";
+  info.kind = Kind::kDoctor;
   info.message = "what NCCL did, from its INFO lines";
   Json ij = a.info.toJson();
   info.status = ij["flags"].empty() ? Status::kPass : Status::kWarn;
@@ -54,65 +59,11 @@ std::vector<Result> toResults(const Analysis& a) {
   out.push_back(std::move(info));
   Result ranks;
   ranks.key = "doctor.ranks";
-  ranks.kind = "doctor";
+  ranks.kind = Kind::kDoctor;
   ranks.message = a.ranks.notes.empty() ? "per-rank analysis" : a.ranks.notes.front();
   ranks.status = a.ranks.neverInitialised.empty() && a.ranks.waitedOn.empty() ? Status::kPass : Status::kWarn;
   ranks.params = a.ranks.toJson();
   out.push_back(std::move(ranks));
-  return out;
-}
-
-std::string renderText(const Analysis& a, bool verbose) {
-  std::string out;
-  if (a.diagnoses.empty()) {
-    out += fmt::format("No known failure found in {} lines ({} bytes).\n", a.lines, a.bytes);
-  }
-  int n = 0;
-  for (const auto& d : a.diagnoses) {
-    out += fmt::format("{}. [{}] {}  (rule {}, confidence {:.2f}, {} matching line{})\n", ++n, d.rule->category,
-                       d.rule->title, d.rule->id, d.rule->confidence, d.hits, d.hits == 1 ? "" : "s");
-    if (!d.confirm.empty()) out += fmt::format("   confirm: {} - {}\n", d.confirm, d.confirmDetail);
-    const std::size_t shown = verbose ? d.evidence.size() : std::min<std::size_t>(d.evidence.size(), 2);
-    for (std::size_t i = 0; i < shown; ++i) {
-      const auto& e = d.evidence[i];
-      std::string text = e.text.size() > 160 ? utf8Prefix(e.text, 157) + "..." : e.text;
-      out += fmt::format("   evidence: {}  {}\n", e.where(), text);
-    }
-    if (d.hosts.size() > 1) out += fmt::format("   hosts: {} ({} in all)\n", *d.hosts.begin(), d.hosts.size());
-    out += fmt::format("   cause: {}\n", d.rule->explanation);
-    out += fmt::format("   fix: {}\n", d.fixText());
-    for (const auto& c : d.rule->commands) out += fmt::format("     $ {}\n", c);
-    if (verbose)
-      for (const auto& l : d.rule->links) out += fmt::format("   see: {}\n", l);
-  }
-  Json ij = a.info.toJson();
-  if (!a.info.processes().empty() || !a.info.transports().empty()) {
-    out += "\nWhat NCCL did:\n";
-    if (!ij["nccl_versions"].empty()) out += fmt::format("  NCCL versions: {}\n", ij["nccl_versions"].dump());
-    if (!ij["networks"].empty()) out += fmt::format("  network: {}\n", ij["networks"].dump());
-    if (!ij["transports"].empty()) out += fmt::format("  transports: {}\n", ij["transports"].dump());
-    if (!ij["channels"].is_null()) out += fmt::format("  channels: {}\n", ij["channels"].dump());
-    if (verbose)
-      for (const auto& p : ij["processes"]) out += fmt::format("  {}\n", p.dump());
-    for (const auto& f : a.info.flags()) out += fmt::format("  flag: {}\n", f.message);
-  }
-  const auto& r = a.ranks;
-  if (r.haveFirst || !r.watchdog.empty() || !r.notes.empty()) {
-    out += "\nRanks:\n";
-    if (r.haveFirst && !a.diagnoses.empty())
-      out += fmt::format("  first failure: {}{}{}{}\n", r.firstFailure.where(),
-                         r.firstFailure.host.empty() ? "" : " host " + r.firstFailure.host,
-                         r.firstFailure.rank >= 0 ? fmt::format(" rank {}", r.firstFailure.rank) : "",
-                         r.firstFailure.timestamp.empty() ? "" : " at " + r.firstFailure.timestamp);
-    for (const auto& w : r.watchdog)
-      out += fmt::format("  watchdog: rank {} timed out at collective #{} ({}){}\n",
-                         w.rank < 0 ? std::string("?") : std::to_string(w.rank), w.seq, w.op.empty() ? "?" : w.op,
-                         w.ranForMs < 0 ? "" : fmt::format(" after {} ms", w.ranForMs));
-    if (!r.waitedOn.empty())
-      out += fmt::format("  waiting on ranks: {}\n", fmt::join(r.waitedOn.begin(),
-                                                               r.waitedOn.begin() + std::min<long>(32, r.waitedOn.size()), ", "));
-    for (const auto& note : r.notes) out += fmt::format("  note: {}\n", note);
-  }
   return out;
 }
 

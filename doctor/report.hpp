@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The doctor's output: the results that go into the document (one `diagnosis` per diagnosed cause, plus
-// `doctor.info` and `doctor.ranks`) and the text a person reads in the terminal.
+// `doctor.info` and `doctor.ranks`). The text a person reads is the table format's doctor view
+// (reports/text/doctor_text.cpp), rendered from these results alone.
 #pragma once
 
 #include <string>
@@ -17,8 +18,5 @@ namespace pf::doctor {
 /// something, else pass). Keys are "doctor.<rule id>", "doctor.info", "doctor.ranks".
 std::vector<Result> toResults(const Analysis& a);
 
-/// The terminal report: ranked diagnoses (cause, evidence as file:line, fix), then what NCCL did and the
-/// per-rank findings. `verbose` adds every evidence line and the links.
-std::string renderText(const Analysis& a, bool verbose);
 
 }  // namespace pf::doctor

@@ -172,7 +172,7 @@ std::vector<Result> checkConsistency(const std::vector<RankResults>& ranks) {
       for (size_t i : members) {
         Result r;
         r.key = "consistency." + lower(fact);
-        r.kind = "probe";
+        r.kind = Kind::kProbe;
         r.status = isFatal(fact) ? Status::kFail : Status::kWarn;
         r.host = ranks[i].host;
         r.rank = ranks[i].rank;
@@ -181,10 +181,9 @@ std::vector<Result> checkConsistency(const std::vector<RankResults>& ranks) {
                                 tie ? " (no clear majority)" : "");
         r.remedy = remedyFor(fact);
         r.params = {{"fact", fact}};
-        r.evidence.push_back({{"what", fact}, {"value", value}, {"source", "this rank's probe results"}});
-        r.evidence.push_back({{"what", fact + " (majority)"},
-                              {"value", best->first},
-                              {"source", fmt::format("{} of {} ranks", best->second.size(), ranks.size())}});
+        r.evidence.push_back({fact, value, "", "this rank's probe results"});
+        r.evidence.push_back({fact + " (majority)", best->first, "",
+                              fmt::format("{} of {} ranks", best->second.size(), ranks.size())});
         out.push_back(std::move(r));
       }
     }

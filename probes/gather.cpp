@@ -44,42 +44,6 @@ std::string summaryKey(const RankResults& rr) {
   return j.dump();
 }
 
-/// Names a group by its members: "node1, node2 (rank 5), ..." shortened past a few names.
-std::string groupNames(const std::vector<RankResults>& ranks, const std::vector<size_t>& group) {
-  std::vector<std::string> names;
-  for (size_t i : group) {
-    if (names.size() == 6) {
-      names.push_back(fmt::format("and {} more", group.size() - 6));
-      break;
-    }
-    names.push_back(memberLabel(ranks, i));
-  }
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-const Result* findProbe(const RankResults& rr, const std::string& key) {
-  for (const auto& r : rr.results)
-    if (r.key == key) return &r;
-  return nullptr;
-}
-
-/// The evidence values that differ between the majority's result and another's, one "    what: a -> b" line each.
-std::string evidenceDiff(const Result& base, const Result& other) {
-  std::map<std::string, Json> before;
-  for (const auto& e : base.evidence)
-    if (e.is_object() && e.contains("what")) before[e["what"].dump()] = e.value("value", Json());
-  std::string out;
-  for (const auto& e : other.evidence) {
-    if (!e.is_object() || !e.contains("what")) continue;
-    auto it = before.find(e["what"].dump());
-    Json v = e.value("value", Json());
-    if (it != before.end() && it->second == v) continue;
-    out += fmt::format("      {}: {} -> {}\n", e["what"].is_string() ? e["what"].get<std::string>() : e["what"].dump(),
-                       it == before.end() ? "(none)" : it->second.dump(), v.dump());
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<RankResults> gatherResults(Bootstrap& boot, const std::string& host, const std::vector<Result>& local) {
@@ -143,38 +107,6 @@ std::vector<std::vector<size_t>> groupIdentical(const std::vector<RankResults>& 
   for (const auto& fp : order) groups.push_back(byPrint[fp]);
   std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.size() > b.size(); });
   return groups;
-}
-
-std::string summarize(const std::vector<RankResults>& ranks) {
-  if (ranks.empty()) return "no probe results\n";
-  std::string out;
-  auto groups = groupIdentical(ranks);
-  const RankResults& base = ranks[groups[0][0]];
-  out += fmt::format("{} ({} rank{}){}:\n", groupNames(ranks, groups[0]), groups[0].size(),
-                     groups[0].size() == 1 ? "" : "s", groups.size() > 1 ? ", the majority" : "");
-  for (const auto& r : base.results)
-    out += fmt::format("  {:<7} {:<16} {}\n", toString(r.status), r.key.substr(r.key.find('.') + 1), r.message);
-  for (size_t g = 1; g < groups.size(); ++g) {
-    const RankResults& other = ranks[groups[g][0]];
-    out += fmt::format("\n{} ({} rank{}) differ:\n", groupNames(ranks, groups[g]), groups[g].size(),
-                       groups[g].size() == 1 ? "" : "s");
-    for (const auto& r : other.results) {
-      const Result* b = findProbe(base, r.key);
-      if (b && b->status == r.status && b->message == r.message) continue;
-      out += fmt::format("  {:<7} {:<16} {}\n", toString(r.status), r.key.substr(r.key.find('.') + 1), r.message);
-      if (b) out += evidenceDiff(*b, r);
-    }
-  }
-  // Remedies once per group, so the reader knows what to do without scrolling the JSON.
-  std::string fixes;
-  for (const auto& group : groups) {
-    for (const auto& r : ranks[group[0]].results) {
-      if ((r.status == Status::kWarn || r.status == Status::kFail) && !r.remedy.empty())
-        fixes += fmt::format("  [{}] {} on {}: {}\n", toString(r.status), r.key, groupNames(ranks, group), r.remedy);
-    }
-  }
-  if (!fixes.empty()) out += "\nTo fix:\n" + fixes;
-  return out;
 }
 
 }  // namespace pf::probes

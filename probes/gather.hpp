@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// Gathering probe results from every rank to rank 0, and the human summary of a gathered run. The summary
-// groups ranks that agree (per probe the same status and, for a problem, the same message; the same versions,
-// counts and NCCL settings) so a 64-node run with one odd node prints one group and one difference, not 64
-// copies; per-node values such as addresses do not split groups.
+// Gathering probe results from every rank to rank 0, and the groups of ranks that agree, which the probe
+// command stores in its document for the summary (reports/text/probe_text.cpp). A group holds ranks that
+// agree (per probe the same status and, for a problem, the same message; the same versions, counts and NCCL
+// settings), so a 64-node run with one odd node prints one group and one difference, not 64 copies; per-node
+// values such as addresses do not split groups.
 #pragma once
 
 #include <string>
@@ -35,8 +36,5 @@ std::string memberLabel(const std::vector<RankResults>& ranks, size_t index);
 /// Groups of rank indices that agree (see above), largest group first.
 std::vector<std::vector<size_t>> groupIdentical(const std::vector<RankResults>& ranks);
 
-/// The human summary: one table of probe statuses for the largest group, then for every other group only
-/// the probes that differ from it, then each warn/fail with its remedy once per group.
-std::string summarize(const std::vector<RankResults>& ranks);
 
 }  // namespace pf::probes

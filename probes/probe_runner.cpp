@@ -17,7 +17,7 @@
 namespace pf::probes {
 
 void addEvidence(Result& r, const std::string& what, const Json& value, const std::string& source) {
-  r.evidence.push_back(Json{{"what", what}, {"value", value}, {"source", source}});
+  r.evidence.push_back({what, value, "", source});
 }
 
 std::vector<Result> runProbes(const SystemView& sys, const ProbeOptions& opt, const std::vector<std::string>& only) {
@@ -43,7 +43,7 @@ std::vector<Result> runProbes(const SystemView& sys, const ProbeOptions& opt, co
     }
     // The runner owns identity fields so that every probe's result is addressable the same way.
     r.key = "probe." + name;
-    r.kind = "probe";
+    r.kind = Kind::kProbe;
     if (r.host.empty()) r.host = host;
     results.push_back(std::move(r));
   }

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-// CSV of the table rows of every result (sweep rows today): one header from the first row's fields, then one
-// line per row. Empty cells mean null (not measured). Results without rows are listed as key,status lines.
+//
+// CSV of the table rows of every result, one table: a `key` column (the result the row belongs to), then the
+// union of every row's fields in the order they first appear, so that a document mixing kinds of rows (a check
+// has interface, sweep and pair rows) still gives one header as wide as every line. An empty cell means null
+// or a field this kind of row does not have. A document without rows lists its results as key,status,message.
+#include <set>
 #include <sstream>
 
 #include "reporter.hpp"
@@ -11,41 +15,42 @@ namespace {
 
 std::string cell(const Json& v) {
   if (v.is_null()) return "";
-  if (v.is_string()) {
-    std::string s = v.get<std::string>();
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-  }
-  return v.dump();
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
 }
 
 class CsvReporter final : public Reporter {
  public:
-  std::string format() const override { return "csv"; }
-  std::string render(const RunReport& report) const override {
-    std::ostringstream out;
-    bool header = false;
+  void end(const RunReport& report, Output& out) override {
+    std::vector<std::string> columns;
+    std::set<std::string> seen;
+    for (const Result& r : report.results)
+      for (const Json& row : r.rows)
+        if (row.is_object())
+          for (const auto& [k, v] : row.items())
+            if (seen.insert(k).second) columns.push_back(k);
+    std::ostringstream s;
+    if (columns.empty()) {
+      s << "key,status,message\n";
+      for (const Result& r : report.results) s << cell(r.key) << "," << toString(r.status) << "," << cell(r.message) << "\n";
+      out.write(s.str());
+      return;
+    }
+    s << "key";
+    for (const auto& c : columns) s << "," << cell(c);
+    s << "\n";
     for (const Result& r : report.results) {
       for (const Json& row : r.rows) {
-        if (!header) {
-          out << "key";
-          for (const auto& [k, v] : row.items()) out << "," << k;
-          out << "\n";
-          header = true;
-        }
-        out << r.key;
-        for (const auto& [k, v] : row.items()) out << "," << cell(v);
-        out << "\n";
+        if (!row.is_object()) continue;
+        s << cell(r.key);
+        for (const auto& c : columns) s << "," << (row.contains(c) ? cell(row.at(c)) : "");
+        s << "\n";
       }
     }
-    if (!header) {
-      out << "key,status,message\n";
-      for (const Result& r : report.results)
-        out << cell(r.key) << "," << toString(r.status) << "," << cell(r.message) << "\n";
-    }
-    return out.str();
+    out.write(s.str());
   }
 };
 

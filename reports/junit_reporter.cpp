@@ -10,6 +10,7 @@
 
 #include <string>
 
+#include "pf/pair_row.hpp"
 #include "reporter.hpp"
 
 namespace pf::reports {
@@ -51,22 +52,24 @@ std::string renderCase(const Case& c) {
 
 class JunitReporter final : public Reporter {
  public:
-  std::string format() const override { return "junit"; }
-  std::string render(const RunReport& r) const override {
+  void end(const RunReport& r, Output& sink) override {
     std::vector<Case> cases;
     const std::string suite = "preflight." + r.context.command;
     for (const Result& res : r.results) {
-      Case c{suite + "." + res.kind, res.host.empty() ? res.key : res.key + " [" + res.host + "]",
+      Case c{suite + "." + toString(res.kind), res.host.empty() ? res.key : res.key + " [" + res.host + "]",
              toString(res.status), res.message, res.message};
       if (!res.remedy.empty()) c.detail += "\nremedy: " + res.remedy;
-      if (!res.evidence.empty()) c.detail += "\nevidence: " + res.evidence.dump();
+      for (const Evidence& ev : res.evidence)
+        c.detail += fmt::format("\nevidence: {} = {}{}{}", ev.what, ev.value.is_string() ? ev.value.get<std::string>()
+                                                                                       : ev.value.dump(),
+                                ev.unit.empty() ? "" : " " + ev.unit, ev.source.empty() ? "" : " (" + ev.source + ")");
       cases.push_back(std::move(c));
-      if (res.kind != "pairs") continue;
-      for (const Json& row : res.rows) {
-        Case p{suite + ".pair", "pair " + row.value("host_a", "") + "-" + row.value("host_b", ""),
-               row.value("status", "pass"), row.value("reason", ""), ""};
-        p.detail = fmt::format("a->b {} GB/s, b->a {} GB/s, latency {} us", row.value("bw_a_to_b_gbps", 0.0),
-                               row.value("bw_b_to_a_gbps", 0.0), row.value("lat_us", 0.0));
+      if (res.kind != Kind::kPairs) continue;
+      for (const Json& j : res.rows) {
+        const PairRow row = pairRowFromJson(j);
+        Case p{suite + ".pair", "pair " + row.host_a + "-" + row.host_b, toString(row.status), row.reason, ""};
+        p.detail = fmt::format("a->b {} GB/s, b->a {} GB/s, latency {} us", row.bw_a_to_b_gbps, row.bw_b_to_a_gbps,
+                               row.lat_us);
         if (p.message.empty()) p.message = p.detail;
         cases.push_back(std::move(p));
       }
@@ -74,7 +77,7 @@ class JunitReporter final : public Reporter {
     int failures = 0, errors = 0, skipped = 0;
     for (const Case& c : cases) {
       failures += c.status == "fail";
-      errors += c.status == "error";
+      errors += c.status == "error" || c.status == "timeout";
       skipped += c.status == "skipped" || c.status == "absent";
     }
     double seconds = 0;
@@ -94,7 +97,7 @@ class JunitReporter final : public Reporter {
     out += "    </properties>\n";
     for (const Case& c : cases) out += renderCase(c);
     out += "  </testsuite>\n</testsuites>\n";
-    return out;
+    sink.write(out);
   }
 };
 

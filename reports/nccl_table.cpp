@@ -26,26 +26,26 @@ std::string half(const SweepRow& r, bool iterColumns) {
 
 }  // namespace
 
-std::string ncclTableHeader(const Json& p, const Json& devices, const std::string& version, bool iterColumns) {
-  std::string coll = p.value("collective", std::string("?"));
-  uint64_t factor = p.value("step_factor", uint64_t{1});
+std::string ncclTableHeader(const SweepParams& p, const Json& devices, const std::string& version,
+                            bool iterColumns) {
+  const std::string coll = p.collective.empty() ? "?" : p.collective;
+  const uint64_t factor = p.step_factor;
   bool geometric = factor > 1;
   std::string s;
-  s += fmt::format("# preflight {} sweep, backend {}\n", version, p.value("backend", std::string("?")));
+  s += fmt::format("# preflight {} sweep, backend {}\n", version, p.backend.empty() ? "?" : p.backend);
   s += fmt::format("# Collective test starting: {}_perf\n", coll);
   s += fmt::format(
       "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}({}) warmup iters: {} iters: {} agg iters: 1 "
       "validation: {} graph: 0 unalign: 0\n",
-      p.value("min_bytes", uint64_t{0}), p.value("max_bytes", uint64_t{0}),
-      geometric ? factor : p.value("step_bytes", uint64_t{0}), geometric ? "factor" : "bytes",
-      p.value("warmup_iters", 0), p.value("iters", 0), p.value("check_iters", 0) > 0 ? 1 : 0);
+      p.min_bytes, p.max_bytes, geometric ? factor : p.step_bytes, geometric ? "factor" : "bytes", p.warmup_iters,
+      p.iters, p.check_iters > 0 ? 1 : 0);
   s += "#\n# Using devices\n";
   for (const Json& d : devices) {
     s += fmt::format("#  Rank {:2} Group  0 Pid {:6} on {:>10} device {:>2} [{}] {}\n", d.value("rank", 0),
                      d.value("pid", 0), d.value("host", std::string("?")), d.value("device", std::string("-")),
                      d.value("pci_bus_id", std::string("host")), d.value("device_name", std::string("")));
   }
-  // Widths reproduce util.cu's header byte for byte (reference/nccl.md 1.6), trailing spaces included.
+  // Widths reproduce util.cu's header byte for byte (nccl-tests' src/util.cu), trailing spaces included.
   std::string extraNames, extraUnits;
   if (iterColumns) {
     extraNames = fmt::format("  {:>7}  {:>7}  {:>5}", "i_p50", "i_p99", "skew");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The nccl-tests text table (util.cu's layout, reference/nccl.md 1.6): the same header lines, columns, widths
+// The nccl-tests text table (the layout of nccl-tests' src/util.cu): the same header lines, columns, widths
 // and footer, so scripts that parse all_reduce_perf output parse ours. Used both while a sweep runs (rows
 // streamed as they are measured) and by the table reporter on a saved document.
 #pragma once
@@ -14,9 +14,10 @@
 
 namespace pf::reports {
 
-/// Header lines up to and including the column units line. Reads `params` of a sweep Result and the
-/// context's extra.devices (one entry per rank: rank, host, pid, device, pci_bus_id, device_name).
-std::string ncclTableHeader(const Json& params, const Json& devices, const std::string& version, bool iterColumns);
+/// Header lines up to and including the column units line. `devices` is the context's extra.devices (one
+/// entry per rank: rank, host, pid, device, pci_bus_id, device_name).
+std::string ncclTableHeader(const SweepParams& params, const Json& devices, const std::string& version,
+                            bool iterColumns);
 /// One data line: out-of-place and in-place halves of the same size.
 std::string ncclTableRow(const SweepRow& out, const SweepRow& in, bool iterColumns);
 /// The footer: out-of-bounds count, average bus bandwidth, closing lines.

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "pf/pair_row.hpp"
 #include "reporter.hpp"
 
 namespace pf::reports {
@@ -87,14 +88,13 @@ double severity(Status s) { return static_cast<double>(static_cast<int>(s)); }
 
 class PrometheusReporter final : public Reporter {
  public:
-  std::string format() const override { return "prometheus"; }
-  std::string render(const RunReport& r) const override {
+  void end(const RunReport& r, Output& out) override {
     Exposition e;
     const std::string cmd = r.context.command;
     e.add("preflight_pass", "1 when the run passed (exit code 0), else 0", {{"command", cmd}}, r.exit_code == 0);
     e.add("preflight_exit_code", "exit code of the run (0 pass, 1 check failed, 2 usage, 3 runtime, 4 timeout)",
           {{"command", cmd}}, r.exit_code);
-    e.add("preflight_verdict_severity", "worst status: 0 pass, 1 skipped, 2 absent, 3 warn, 4 fail, 5 error",
+    e.add("preflight_verdict_severity", "worst status: 0 pass, 1 skipped, 2 absent, 3 warn, 4 fail, 5 timeout, 6 error",
           {{"command", cmd}}, severity(r.verdict));
     e.add("preflight_last_run_timestamp_seconds", "end of the run, seconds since the epoch", {{"command", cmd}},
           epochSeconds(r.context.end_time.empty() ? r.context.start_time : r.context.end_time));
@@ -103,8 +103,8 @@ class PrometheusReporter final : public Reporter {
       e.add("preflight_phase_seconds", "wall time of each phase", {{"command", cmd}, {"phase", p.name}}, p.seconds);
     std::set<std::string> hosts, failing;
     for (const Result& res : r.results) {
-      e.add("preflight_result_severity", "status of each result: 0 pass, 1 skipped, 2 absent, 3 warn, 4 fail, 5 error",
-            {{"command", cmd}, {"key", res.key}, {"kind", res.kind}, {"host", res.host}}, severity(res.status));
+      e.add("preflight_result_severity", "status of each result: 0 pass, 1 skipped, 2 absent, 3 warn, 4 fail, 5 timeout, 6 error",
+            {{"command", cmd}, {"key", res.key}, {"kind", toString(res.kind)}, {"host", res.host}}, severity(res.status));
       // A finding may name several nodes ("node0,node1" for a link).
       std::string h = res.host;
       for (size_t start = 0; !h.empty() && start <= h.size();) {
@@ -112,36 +112,38 @@ class PrometheusReporter final : public Reporter {
         std::string one = h.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (!one.empty()) {
           hosts.insert(one);
-          if (res.status == Status::kFail || res.status == Status::kError) failing.insert(one);
+          if (res.status == Status::kFail || res.status == Status::kTimeout || res.status == Status::kError) failing.insert(one);
         }
         if (comma == std::string::npos) break;
         start = comma + 1;
       }
-      if (res.kind == "pairs") addPairs(e, cmd, res, hosts);
+      if (res.kind == Kind::kPairs) addPairs(e, cmd, res, hosts);
     }
     for (const std::string& h : hosts)
       e.add("preflight_node_failed", "1 when a check failed on this node (drain candidate), else 0",
             {{"command", cmd}, {"host", h}}, failing.count(h) ? 1 : 0);
-    return e.str();
+    out.write(e.str());
   }
 
  private:
   static void addPairs(Exposition& e, const std::string& cmd, const Result& res, std::set<std::string>& hosts) {
-    for (const Json& row : res.rows) {
-      const std::string a = row.value("host_a", ""), b = row.value("host_b", "");
+    for (const Json& j : res.rows) {
+      const PairRow row = pairRowFromJson(j);
+      const std::string& a = row.host_a;
+      const std::string& b = row.host_b;
       hosts.insert(a);
       hosts.insert(b);
       // Base units, as Prometheus' naming rules ask (and promtool's linter checks): bytes/s and seconds.
       const char* help = "node-pair bandwidth of large messages, bytes per second";
       e.add("preflight_pair_bandwidth_bytes_per_second", help, {{"command", cmd}, {"src", a}, {"dst", b}},
-            row.value("bw_a_to_b_gbps", 0.0) * 1e9);
+            row.bw_a_to_b_gbps * 1e9);
       e.add("preflight_pair_bandwidth_bytes_per_second", help, {{"command", cmd}, {"src", b}, {"dst", a}},
-            row.value("bw_b_to_a_gbps", 0.0) * 1e9);
+            row.bw_b_to_a_gbps * 1e9);
       e.add("preflight_pair_latency_seconds", "node-pair small-message latency (half round trip), seconds",
-            {{"command", cmd}, {"node_a", a}, {"node_b", b}}, row.value("lat_us", 0.0) * 1e-6);
-      if (row.contains("pct_of_expected") && row["pct_of_expected"].is_number())
+            {{"command", cmd}, {"node_a", a}, {"node_b", b}}, row.lat_us * 1e-6);
+      if (row.pct_of_expected)
         e.add("preflight_pair_expected_ratio", "pair bandwidth over the expected bandwidth (1 = as expected)",
-              {{"command", cmd}, {"node_a", a}, {"node_b", b}}, row["pct_of_expected"].get<double>() / 100);
+              {{"command", cmd}, {"node_a", a}, {"node_b", b}}, *row.pct_of_expected / 100);
     }
   }
 };

@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// Every output format behind one interface. Reporters read a RunReport (the one result model) and nothing
-// else: they never see MPI, CUDA or NCCL, so `preflight report` renders a saved document exactly as the run
-// that wrote it did.
+// Every output format behind one streaming interface, the only code that renders a result for a person or a
+// program. A command calls, on rank 0:
+//
+//   begin(context)                   once, before anything is measured
+//   rows(running, first)             while a long result runs: its rows from index `first` on are new
+//   result(finished)                 each result as it is complete
+//   end(report)                      once, with the whole document, verdict set
+//
+// `preflight report FILE` replays a saved document through the same calls (renderDocument), so it prints
+// exactly what the command printed live. Reporters read the result model (pf/result.hpp and the typed
+// summaries in pf/results/) and nothing else: never MPI, CUDA or NCCL.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,18 +24,60 @@
 
 namespace pf::reports {
 
+/// How a person asked to see it. Part of the command line of both the live command and `preflight report`.
+struct ReportOptions {
+  bool strict = false;       ///< warnings fail (the summary line says so)
+  bool verbose = false;      ///< every evidence line (doctor), every process
+  bool iterColumns = false;  ///< sweep table: p50, p99 and skew columns
+};
+
+/// Where a reporter's text goes: stdout as it is written, a file written atomically at the end (a
+/// node_exporter textfile must never be seen half written), or memory (renderDocument, tests).
+class Output {
+ public:
+  /// @param path "-" for stdout, "" for memory, else a file path (checkWritable it before the run)
+  explicit Output(std::string path);
+  void write(const std::string& text);
+  /// Replaces the whole file now, atomically (the partial document of a long run); no-op elsewhere.
+  void snapshot(const std::string& whole) const;
+  /// Writes the file, or flushes stdout. Called once, after end().
+  void close();
+  bool toStdout() const { return path_ == "-"; }
+  bool toFile() const { return !path_.empty() && path_ != "-"; }
+  /// What was written, for a memory or file output.
+  const std::string& text() const { return buffer_; }
+
+ private:
+  std::string path_, buffer_;
+};
+
 class Reporter {
  public:
   virtual ~Reporter() = default;
-  /// Format name as given to --format ("json", "csv", "table").
-  virtual std::string format() const = 0;
-  /// The whole document in this format.
-  virtual std::string render(const RunReport& report) const = 0;
+  /// The format name as given to --format ("table", "json", ...): the registry key.
+  const std::string& format() const { return format_; }
+
+  virtual void begin(const Context& /*context*/, Output& /*out*/) {}
+  virtual void rows(const Result& /*running*/, std::size_t /*first*/, Output& /*out*/) {}
+  virtual void result(const Result& /*finished*/, Output& /*out*/) {}
+  virtual void end(const RunReport& report, Output& out) = 0;
+
+ protected:
+  const ReportOptions& options() const { return options_; }
+
+ private:
+  friend std::unique_ptr<Reporter> makeReporter(const std::string& format, const ReportOptions& options);
+  std::string format_;
+  ReportOptions options_;
 };
 
 /// The reporter for `format`. @throws UsageError listing the known formats.
-std::unique_ptr<Reporter> makeReporter(const std::string& format);
+std::unique_ptr<Reporter> makeReporter(const std::string& format, const ReportOptions& options = {});
 std::vector<std::string> reporterFormats();
+
+/// Replays a finished document through a reporter (begin, rows of each result, result, end) into a string:
+/// what `preflight report` prints, and byte for byte what the command printed live.
+std::string renderDocument(const std::string& format, const RunReport& report, const ReportOptions& options = {});
 
 }  // namespace pf::reports
 

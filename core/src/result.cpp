@@ -9,7 +9,8 @@
 namespace pf {
 
 namespace {
-constexpr const char* kStatusNames[] = {"pass", "skipped", "absent", "warn", "fail", "error"};
+constexpr const char* kStatusNames[] = {"pass", "skipped", "absent", "warn", "fail", "timeout", "error"};
+constexpr const char* kKindNames[] = {"sweep", "probe", "pairs", "check", "diagnosis", "doctor", "scale", "env"};
 
 // Typed field access with an error that names the field, so a hand-edited or truncated document gets a
 // message a person can act on instead of a bare nlohmann type_error.
@@ -34,17 +35,65 @@ T optionalField(const Json& j, const char* name, T fallback, const char* where) 
 const char* toString(Status s) { return kStatusNames[static_cast<int>(s)]; }
 
 Status statusFromString(const std::string& s) {
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < 7; ++i)
     if (s == kStatusNames[i]) return static_cast<Status>(i);
-  throw UsageError(fmt::format("unknown status '{}' (expected pass, skipped, absent, warn, fail or error)", s));
+  throw UsageError(
+      fmt::format("unknown status '{}' (expected pass, skipped, absent, warn, fail, timeout or error)", s));
 }
+
+const char* toString(Kind k) { return kKindNames[static_cast<int>(k)]; }
+
+Kind kindFromString(const std::string& s) {
+  for (int i = 0; i < 8; ++i)
+    if (s == kKindNames[i]) return static_cast<Kind>(i);
+  throw UsageError(fmt::format(
+      "unknown result kind '{}' (expected sweep, probe, pairs, check, diagnosis, doctor, scale or env)", s));
+}
+
+Json toJson(const Evidence& e) {
+  Json j = {{"what", e.what}, {"value", e.value}};
+  if (!e.unit.empty()) j["unit"] = e.unit;
+  if (!e.source.empty()) j["source"] = e.source;
+  return j;
+}
+
+Evidence evidenceFromJson(const Json& j) {
+  const char* w = "an evidence entry";
+  Evidence e;
+  e.what = field<std::string>(j, "what", w);
+  if (j.contains("value")) e.value = j.at("value");
+  e.unit = optionalField<std::string>(j, "unit", "", w);
+  e.source = optionalField<std::string>(j, "source", "", w);
+  return e;
+}
+
+namespace {
+// Schema version 1 let evidence be a plain string or an object of any fields. Each becomes Evidence: a string
+// is the fact itself; an object with "what" keeps its fields; any other object gives one entry per field.
+void appendV1Evidence(const Json& e, std::vector<Evidence>& out) {
+  if (e.is_string()) {
+    out.push_back({e.get<std::string>(), Json(), "", ""});
+  } else if (e.is_object() && e.contains("what") && e.at("what").is_string()) {
+    Evidence x;
+    x.what = e.at("what").get<std::string>();
+    x.value = e.value("value", Json());
+    x.unit = e.value("unit", std::string());
+    x.source = e.contains("source") && e.at("source").is_string() ? e.at("source").get<std::string>() : "";
+    out.push_back(std::move(x));
+  } else if (e.is_object()) {
+    for (const auto& [k, v] : e.items()) out.push_back({k, v, "", ""});
+  } else {
+    out.push_back({"value", e, "", ""});
+  }
+}
+}  // namespace
 
 Status worst(Status a, Status b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
 
 Json toJson(const Result& r) {
   Json j;
   j["key"] = r.key;
-  j["kind"] = r.kind;
+  j["kind"] = toString(r.kind);
   j["status"] = toString(r.status);
   j["message"] = r.message;
   j["remedy"] = r.remedy;
@@ -52,7 +101,8 @@ Json toJson(const Result& r) {
   j["rank"] = r.rank;
   j["params"] = r.params;
   j["metrics"] = r.metrics;
-  j["evidence"] = r.evidence;
+  j["evidence"] = Json::array();
+  for (const Evidence& e : r.evidence) j["evidence"].push_back(toJson(e));
   j["rows"] = r.rows;
   return j;
 }
@@ -74,11 +124,11 @@ Json toJson(const RunReport& r) {
   return j;
 }
 
-Result resultFromJson(const Json& j) {
+Result resultFromJson(const Json& j, int schemaVersion) {
   const char* w = "a result";
   Result r;
   r.key = field<std::string>(j, "key", w);
-  r.kind = field<std::string>(j, "kind", w);
+  r.kind = kindFromString(field<std::string>(j, "kind", w));
   r.status = statusFromString(field<std::string>(j, "status", w));
   r.message = optionalField<std::string>(j, "message", "", w);
   r.remedy = optionalField<std::string>(j, "remedy", "", w);
@@ -86,7 +136,16 @@ Result resultFromJson(const Json& j) {
   r.rank = optionalField<int>(j, "rank", -1, w);
   if (j.contains("params")) r.params = j.at("params");
   if (j.contains("metrics")) r.metrics = j.at("metrics");
-  if (j.contains("evidence")) r.evidence = j.at("evidence");
+  if (j.contains("evidence")) {
+    if (!j.at("evidence").is_array())
+      throw UsageError(fmt::format("result document: 'evidence' of result '{}' is not an array", r.key));
+    for (const Json& e : j.at("evidence")) {
+      if (schemaVersion < 2)
+        appendV1Evidence(e, r.evidence);
+      else
+        r.evidence.push_back(evidenceFromJson(e));
+    }
+  }
   if (j.contains("rows")) r.rows = j.at("rows");
   return r;
 }
@@ -94,11 +153,16 @@ Result resultFromJson(const Json& j) {
 RunReport reportFromJson(const Json& j) {
   RunReport r;
   if (!j.is_object()) throw UsageError("result document: the top level is not a JSON object");
-  r.schema_version = field<int>(j, "schema_version", "the document");
-  if (r.schema_version > kSchemaVersion)
+  const int version = field<int>(j, "schema_version", "the document");
+  // A document read back is this version's model: the writer of a version 1 document is upgraded on reading.
+  r.schema_version = kSchemaVersion;
+  if (version < 1)
+    throw UsageError(fmt::format("result document has schema_version {}; versions 1 to {} are known", version,
+                                 kSchemaVersion));
+  if (version > kSchemaVersion)
     throw UsageError(fmt::format("result document has schema_version {}, newer than this preflight reads ({}); "
                                  "upgrade preflight",
-                                 r.schema_version, kSchemaVersion));
+                                 version, kSchemaVersion));
   const Json& c = j.contains("context") ? j.at("context") : Json::object();
   const char* w = "context";
   r.context.tool = optionalField<std::string>(c, "tool", "preflight", w);
@@ -120,7 +184,7 @@ RunReport reportFromJson(const Json& j) {
   }
   if (j.contains("results")) {
     if (!j.at("results").is_array()) throw UsageError("result document: 'results' is not an array");
-    for (const Json& res : j.at("results")) r.results.push_back(resultFromJson(res));
+    for (const Json& res : j.at("results")) r.results.push_back(resultFromJson(res, version));
   }
   return r;
 }

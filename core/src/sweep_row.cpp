@@ -66,4 +66,59 @@ SweepRow sweepRowFromJson(const Json& j) {
   return r;
 }
 
+Json toJson(const SweepParams& p) {
+  return {{"collective", p.collective},       {"ranks", p.ranks},
+          {"min_bytes", p.min_bytes},         {"max_bytes", p.max_bytes},
+          {"step_factor", p.step_factor},     {"step_bytes", p.step_bytes},
+          {"iters", p.iters},                 {"warmup_iters", p.warmup_iters},
+          {"check_iters", p.check_iters},     {"per_iter_timing", p.per_iter_timing},
+          {"root", p.root},                   {"backend", p.backend}};
+}
+
+Json toJson(const SweepMetrics& m) {
+  return {{"avg_busbw_gbps", m.avg_busbw_gbps},
+          {"peak_busbw_gbps", m.peak_busbw_gbps},
+          {"out_of_bounds", m.out_of_bounds},
+          {"wrong_total", m.wrong_total ? Json(*m.wrong_total) : Json(nullptr)}};
+}
+
+namespace {
+template <typename T>
+void read(const Json& j, const char* name, T& into) {
+  if (!j.is_object() || !j.contains(name) || j.at(name).is_null()) return;
+  try {
+    into = j.at(name).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("result document: sweep field '{}' has the wrong type", name));
+  }
+}
+}  // namespace
+
+SweepParams sweepParamsFromJson(const Json& j) {
+  SweepParams p;
+  read(j, "collective", p.collective);
+  read(j, "backend", p.backend);
+  read(j, "ranks", p.ranks);
+  read(j, "min_bytes", p.min_bytes);
+  read(j, "max_bytes", p.max_bytes);
+  read(j, "step_factor", p.step_factor);
+  read(j, "step_bytes", p.step_bytes);
+  read(j, "iters", p.iters);
+  read(j, "warmup_iters", p.warmup_iters);
+  read(j, "check_iters", p.check_iters);
+  read(j, "per_iter_timing", p.per_iter_timing);
+  read(j, "root", p.root);
+  return p;
+}
+
+SweepMetrics sweepMetricsFromJson(const Json& j) {
+  SweepMetrics m;
+  read(j, "avg_busbw_gbps", m.avg_busbw_gbps);
+  read(j, "peak_busbw_gbps", m.peak_busbw_gbps);
+  read(j, "out_of_bounds", m.out_of_bounds);
+  if (j.is_object() && j.contains("wrong_total") && j.at("wrong_total").is_number_integer())
+    m.wrong_total = j.at("wrong_total").get<int64_t>();
+  return m;
+}
+
 }  // namespace pf

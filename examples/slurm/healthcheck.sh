@@ -9,7 +9,7 @@ PREFLIGHT=${PREFLIGHT:-/usr/local/bin/preflight}
 TEXTFILE_DIR=${TEXTFILE_DIR:-/var/lib/prometheus/node-exporter}
 node=$(hostname -s)
 
-out=$(timeout 60 "$PREFLIGHT" check --quick --no-pairs --format prometheus -o "$TEXTFILE_DIR/preflight.prom" \
+out=$(timeout 60 "$PREFLIGHT" check --quick --no-pairs --format prometheus --output "$TEXTFILE_DIR/preflight.prom" \
       --json /run/preflight-health.json 2>&1)
 rc=$?
 if [ $rc -eq 0 ]; then

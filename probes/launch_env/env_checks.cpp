@@ -18,7 +18,7 @@ namespace {
 Result make(const std::string& check) {
   Result r;
   r.key = "env." + check;
-  r.kind = "env";
+  r.kind = Kind::kEnv;
   return r;
 }
 

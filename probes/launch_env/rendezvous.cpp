@@ -95,7 +95,7 @@ int tryConnect(const std::string& addr, int port, int timeoutMs) {
 Result checkRendezvous(const JobEnv& job, const SystemView& sys, const EnvCheckOptions& opt) {
   Result r;
   r.key = "env.master";
-  r.kind = "env";
+  r.kind = Kind::kEnv;
   if (!job.masterAddr) {
     r.status = Status::kSkipped;
     r.message = "no master address from the launcher (torch.distributed needs MASTER_ADDR for more than one node)";

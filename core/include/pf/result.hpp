@@ -19,10 +19,13 @@ namespace pf {
 using Json = nlohmann::ordered_json;
 
 /// Bumped when a field changes meaning or is removed; adding fields does not bump it.
-inline constexpr int kSchemaVersion = 1;
+/// 2: `evidence` is always a list of Evidence objects (version 1 also allowed plain strings and free objects);
+///    status "timeout" exists. Version 1 documents are still read (see resultFromJson).
+inline constexpr int kSchemaVersion = 2;
 
-/// Outcome of one task. Ordered by severity for worst-of aggregation: pass < skipped < absent < warn < fail < error.
-enum class Status { kPass, kSkipped, kAbsent, kWarn, kFail, kError };
+/// Outcome of one task. Ordered by severity for worst-of aggregation:
+/// pass < skipped < absent < warn < fail < timeout < error.
+enum class Status { kPass, kSkipped, kAbsent, kWarn, kFail, kTimeout, kError };
 
 const char* toString(Status s);
 /// @throws UsageError for an unknown name.
@@ -30,10 +33,38 @@ Status statusFromString(const std::string& s);
 /// The more severe of two statuses.
 Status worst(Status a, Status b);
 
+/// What a result is about; decides which typed summary (pf/results/*.hpp) reads its params, metrics and rows.
+enum class Kind {
+  kSweep,      ///< one collective's sweep: rows are SweepRow
+  kProbe,      ///< one probe on one rank: rows are the probe's own table (interfaces, ports, GPUs...)
+  kPairs,      ///< the node-pair matrix: rows are PairRow
+  kCheck,      ///< a gate finding naming hosts (params.hosts)
+  kDiagnosis,  ///< one diagnosed cause from the doctor
+  kDoctor,     ///< the doctor's summaries of the logs (doctor.info, doctor.ranks)
+  kScale,      ///< a scaling benchmark: rows are ScaleRow
+  kEnv,        ///< a launcher-environment check
+};
+
+const char* toString(Kind k);
+/// @throws UsageError for an unknown name.
+Kind kindFromString(const std::string& s);
+
+/// One fact a result rests on: what was read or measured, its value and unit, and where it came from.
+/// Every result's evidence has this one shape, so the schema constrains it and no consumer parses prose.
+struct Evidence {
+  std::string what;           ///< e.g. "link rate", "busbw at 512 KiB", "log line"
+  Json value;                 ///< a number, string, bool or a list of them; null when nothing was found
+  std::string unit;           ///< "GB/s", "us", "%", ""; empty for strings
+  std::string source;         ///< where it was read: a sysfs path, "pair 3-5", "file.log:12"
+};
+
+Json toJson(const Evidence& e);
+Evidence evidenceFromJson(const Json& j);
+
 /// One task's outcome: a probe, a sweep of one collective, a pair test, a diagnosis.
 struct Result {
   std::string key;          ///< stable snake_case id, e.g. "sweep.all_reduce", "probe.net"
-  std::string kind;         ///< "sweep", "probe", "pairs", "check", "diagnosis", "scale"
+  Kind kind = Kind::kCheck;
   Status status = Status::kPass;
   std::string message;      ///< one line a person reads
   std::string remedy;       ///< what to do about a warn/fail; empty otherwise
@@ -41,7 +72,7 @@ struct Result {
   int rank = -1;            ///< rank that produced it; -1 when gathered or global
   Json params = Json::object();    ///< inputs that shaped the task
   Json metrics = Json::object();   ///< scalar measurements, units in the names
-  Json evidence = Json::array();   ///< what was read and where from
+  std::vector<Evidence> evidence;  ///< what was read and where from
   Json rows = Json::array();       ///< table rows (e.g. sweep rows, see SweepRow)
 };
 
@@ -71,7 +102,7 @@ struct RunReport {
   Context context;
   std::vector<Result> results;
   std::vector<Phase> phases;
-  Status verdict = Status::kPass;      ///< worst status over results (warn counts only with --strict)
+  Status verdict = Status::kPass;      ///< set by applyVerdict (pf/verdict.hpp), never by hand
   int exit_code = 0;
 };
 
@@ -79,6 +110,7 @@ Json toJson(const Result& r);
 Json toJson(const RunReport& r);
 /// Reads a report back; @throws UsageError naming the field when the document does not fit the model.
 RunReport reportFromJson(const Json& j);
-Result resultFromJson(const Json& j);
+/// @param schemaVersion the document's version; 1 converts the older evidence shapes.
+Result resultFromJson(const Json& j, int schemaVersion = kSchemaVersion);
 
 }  // namespace pf

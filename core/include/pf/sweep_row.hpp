@@ -3,7 +3,7 @@
 //
 // One measured row of a collective sweep: one size, data type, op and placement (out-of-place or in-place).
 // nccl-tests prints both placements on one line; here each placement is its own row so that tools can filter
-// on `placement`. The numbers mean exactly what nccl-tests' columns mean (reference/nccl.md 1.4).
+// on `placement`. The numbers mean exactly what nccl-tests' columns mean (nccl-tests' doc/PERFORMANCE.md).
 #pragma once
 
 #include <cstdint>
@@ -36,5 +36,30 @@ struct SweepRow {
 Json toJson(const SweepRow& row);
 /// @throws UsageError naming the missing or mistyped field.
 SweepRow sweepRowFromJson(const Json& j);
+
+/// What shaped a sweep (the `params` of a result of kind sweep).
+struct SweepParams {
+  std::string collective, backend;
+  int ranks = 0;
+  uint64_t min_bytes = 0, max_bytes = 0;  ///< max_bytes after any reduction for memory
+  uint64_t step_factor = 1, step_bytes = 0;
+  int iters = 0, warmup_iters = 0, check_iters = 0;
+  bool per_iter_timing = false;
+  int root = -1;  ///< -1 for collectives without a root
+};
+
+/// What a sweep found overall (the `metrics` of a result of kind sweep).
+struct SweepMetrics {
+  double avg_busbw_gbps = 0;         ///< mean over every row, as nccl-tests' "Avg bus bandwidth"
+  double peak_busbw_gbps = 0;
+  int64_t out_of_bounds = 0;         ///< rows with a wrong element
+  std::optional<int64_t> wrong_total;  ///< wrong elements summed; nullopt when not checked
+};
+
+Json toJson(const SweepParams& p);
+Json toJson(const SweepMetrics& m);
+/// Missing fields keep their defaults (documents of older versions); a mistyped one throws UsageError.
+SweepParams sweepParamsFromJson(const Json& j);
+SweepMetrics sweepMetricsFromJson(const Json& j);
 
 }  // namespace pf

@@ -36,7 +36,7 @@ PY
       exit 77
     fi
     "$PF_BIN" scale --framework pytorch --ranks 1,2 --reps 2 --steps 4 --warmup 1 --input 32 --width 64 --depth 3 \
-      --output 8 --json "$out/s.json" >"$out/log" 2>&1
+      --out-features 8 --json "$out/s.json" >"$out/log" 2>&1
     rc=$?
     [ $rc -eq 0 ] || { cat "$out/log"; echo "FAIL: exit $rc"; exit 1; }
     "$PF_PYTHON" "$PF_VALIDATE" "$PF_SCHEMA" "$out/s.json" || { echo "FAIL: schema"; exit 1; }

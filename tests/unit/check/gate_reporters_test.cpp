@@ -13,6 +13,7 @@
 #include "pair_analysis.hpp"
 #include "pair_fixtures.hpp"
 #include "reporter.hpp"
+#include "pf/verdict.hpp"
 #include "verdict.hpp"
 
 namespace pf::check {
@@ -32,7 +33,7 @@ RunReport failingCheck() {
   r.phases = {{"probes", 0.1}, {"allreduce", 0.5}, {"pairs", 1.2}, {"verdict", 0.001}};
   Result pairs;
   pairs.key = "pairs";
-  pairs.kind = "pairs";
+  pairs.kind = Kind::kPairs;
   pairs.status = a.status;
   pairs.message = "3 of 6 pairs outside limits";
   for (const PairRow& row : m.rows) pairs.rows.push_back(toJson(row));
@@ -41,18 +42,18 @@ RunReport failingCheck() {
   // Hostile text: quotes, backslashes, newlines and XML markup must be escaped, not break the formats.
   Result odd;
   odd.key = "check.odd";
-  odd.kind = "check";
+  odd.kind = Kind::kCheck;
   odd.status = Status::kWarn;
   odd.host = "we\"ird\\host\nname";
   odd.message = "<b>&'\"</b>\x01";
   r.results.push_back(odd);
   Result skipped;
   skipped.key = "check.probes";
-  skipped.kind = "check";
+  skipped.kind = Kind::kCheck;
   skipped.status = Status::kSkipped;
   skipped.message = "no probes";
   r.results.push_back(skipped);
-  decideVerdict(r, false);
+  applyVerdict(r, false);
   return r;
 }
 
@@ -69,7 +70,7 @@ int validate(const std::string& kind, const std::string& text) {
 
 TEST(PrometheusReporter, NodeExporterTextfile) {
   RunReport r = failingCheck();
-  std::string t = reports::makeReporter("prometheus")->render(r);
+  std::string t = reports::renderDocument("prometheus", r);
   EXPECT_THAT(t, HasSubstr("preflight_pass{command=\"check\"} 0\n"));
   EXPECT_THAT(t, HasSubstr("preflight_exit_code{command=\"check\"} 1\n"));
   EXPECT_THAT(t, HasSubstr("preflight_node_failed{command=\"check\",host=\"node2\"} 1\n"));
@@ -84,7 +85,7 @@ TEST(PrometheusReporter, NodeExporterTextfile) {
 
 TEST(JunitReporter, FailuresSkipsAndEscaping) {
   RunReport r = failingCheck();
-  std::string x = reports::makeReporter("junit")->render(r);
+  std::string x = reports::renderDocument("junit", r);
   EXPECT_THAT(x, HasSubstr("<testsuite name=\"preflight.check\""));
   EXPECT_THAT(x, HasSubstr("name=\"check.pairs.node_bandwidth [node2]\""));
   EXPECT_THAT(x, HasSubstr("<failure message=\"node2: 3 of its 3 pairs are slow"));

@@ -9,6 +9,9 @@
 #include "baseline.hpp"
 #include "pair_analysis.hpp"
 #include "pair_fixtures.hpp"
+#include "pf/sweep_row.hpp"
+#include "pf/verdict.hpp"
+#include "reporter.hpp"
 #include "verdict.hpp"
 
 namespace pf::check {
@@ -16,9 +19,18 @@ namespace {
 
 using ::testing::HasSubstr;
 
-Json sweepRow(double size, double timeUs, double busbw, int64_t wrong = 0) {
-  return Json{{"collective", "all_reduce"}, {"size_bytes", size}, {"placement", "out"}, {"time_us", timeUs},
-              {"busbw_gbps", busbw},        {"wrong", wrong}};
+Json sweepRow(uint64_t size, double timeUs, double busbw, int64_t wrong = 0) {
+  SweepRow r;
+  r.collective = "all_reduce";
+  r.size_bytes = size;
+  r.count = size / 4;
+  r.dtype = "float";
+  r.op = "sum";
+  r.placement = "out";
+  r.time_us = timeUs;
+  r.busbw_gbps = busbw;
+  r.wrong = wrong;
+  return toJson(r);
 }
 
 Expectation pairExpectation() {
@@ -32,7 +44,7 @@ TEST(AllReduceVerdict, BandwidthLimitOnlyWhereBandwidthBound) {
   // Bandwidth-delay product 1.5 GB/s x 40 us = 60 kB; x4 = 240 kB is the first bandwidth-bound size.
   EXPECT_NEAR(bandwidthBoundBytes(pairExpectation(), AllReduceLimits{}), 240000, 1);
   Result sweep;
-  sweep.kind = "sweep";
+  sweep.kind = Kind::kSweep;
   // 2 KiB at a terrible "busbw" but a fine time: latency-bound, so no finding.
   sweep.rows.push_back(sweepRow(2048, 200, 0.01));
   EXPECT_TRUE(judgeAllReduce(sweep, pairExpectation(), 4, AllReduceLimits{}).empty());
@@ -51,7 +63,7 @@ TEST(AllReduceVerdict, BandwidthLimitOnlyWhereBandwidthBound) {
 
 TEST(AllReduceVerdict, WrongElementsFailWhateverTheExpectation) {
   Result sweep;
-  sweep.kind = "sweep";
+  sweep.kind = Kind::kSweep;
   sweep.rows.push_back(sweepRow(8, 10, 0, 3));
   auto f = judgeAllReduce(sweep, Expectation{}, 4, AllReduceLimits{});
   ASSERT_EQ(f.size(), 1u);
@@ -64,7 +76,7 @@ TEST(Baseline, PairDropBeyondTheLimitFails) {
   auto before = testing::makeMatrix(4, 2.0);
   RunReport base;
   Result pairs;
-  pairs.kind = "pairs";
+  pairs.kind = Kind::kPairs;
   for (const PairRow& r : before.rows) pairs.rows.push_back(toJson(r));
   base.results.push_back(pairs);
   auto now = testing::makeMatrix(4, 2.0, {}, {{0, 2}}, 1.0);  // one pair halved
@@ -86,11 +98,11 @@ TEST(Verdict, WarningsFailOnlyWhenStrict) {
   r.results = findingsToResults({warn});
   EXPECT_EQ(r.results[0].key, "check.pairs.link");
   EXPECT_EQ(r.results[0].host, "a,b");
-  decideVerdict(r, false);
+  applyVerdict(r, false);
   EXPECT_EQ(r.verdict, Status::kWarn);
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_THAT(summarize(r, false), HasSubstr("warnings do not fail without --strict"));
-  decideVerdict(r, true);
+  EXPECT_THAT(reports::renderDocument("table", r), HasSubstr("warnings do not fail without --strict"));
+  applyVerdict(r, true);
   EXPECT_EQ(r.exit_code, 1);
 }
 
@@ -101,9 +113,9 @@ TEST(Verdict, SummaryNamesNodeCheckEvidenceAndRemedy) {
   r.context.command = "check";
   r.context.node_count = 4;
   r.results = findingsToResults(a.findings);
-  decideVerdict(r, false);
+  applyVerdict(r, false);
   EXPECT_EQ(r.exit_code, 1);
-  std::string s = summarize(r, false);
+  std::string s = reports::renderDocument("table", r);
   EXPECT_THAT(s, HasSubstr("preflight check: FAIL (4 nodes"));
   EXPECT_THAT(s, HasSubstr("failing: node3"));
   EXPECT_THAT(s, HasSubstr("FAIL  node3 [check.pairs.node_bandwidth]"));

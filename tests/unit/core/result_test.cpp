@@ -16,7 +16,7 @@ RunReport sample() {
   r.context.world_size = 4;
   Result res;
   res.key = "sweep.all_reduce";
-  res.kind = "sweep";
+  res.kind = Kind::kSweep;
   res.status = Status::kFail;
   res.message = "1 wrong";
   res.remedy = "rerun";
@@ -75,6 +75,56 @@ TEST(Result, RejectsDocumentsThatDoNotFit) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("'key'"), std::string::npos) << e.what();
   }
+}
+
+TEST(Result, EvidenceHasOneShape) {
+  RunReport r = sample();
+  r.results[0].evidence.push_back({"busbw at 1 MiB", 7.8, "GB/s", "sweep.all_reduce"});
+  r.results[0].evidence.push_back({"log line", "NCCL WARN x", "", "job.out:12"});
+  Json j = toJson(r);
+  EXPECT_EQ(j["results"][0]["evidence"][0], (Json{{"what", "busbw at 1 MiB"}, {"value", 7.8}, {"unit", "GB/s"},
+                                                   {"source", "sweep.all_reduce"}}));
+  EXPECT_FALSE(j["results"][0]["evidence"][1].contains("unit"));  // empty unit: left out
+  RunReport back = reportFromJson(j);
+  ASSERT_EQ(back.results[0].evidence.size(), 2u);
+  EXPECT_EQ(back.results[0].evidence[1].source, "job.out:12");
+  Json noWhat = j;
+  noWhat["results"][0]["evidence"][0].erase("what");
+  EXPECT_THROW(reportFromJson(noWhat), UsageError);
+  Json unknownKind = j;
+  unknownKind["results"][0]["kind"] = "benchmark";
+  EXPECT_THROW(reportFromJson(unknownKind), UsageError);
+}
+
+TEST(Result, ReadsVersionOneEvidence) {
+  // Version 1 allowed plain strings, objects with "what", and free objects of measurements.
+  Json v1 = toJson(sample());
+  v1["schema_version"] = 1;
+  v1["results"][0]["evidence"] = Json::array(
+      {"expected bandwidth from the majority", Json{{"what", "link rate"}, {"value", 400}, {"source", "/sys/x"}},
+       Json{{"majority_gbps", 1.5}, {"topology_gbps", 50}}});
+  RunReport r = reportFromJson(v1);
+  EXPECT_EQ(r.schema_version, kSchemaVersion);  // upgraded on reading
+  const auto& ev = r.results[0].evidence;
+  ASSERT_EQ(ev.size(), 4u);
+  EXPECT_EQ(ev[0].what, "expected bandwidth from the majority");
+  EXPECT_TRUE(ev[0].value.is_null());
+  EXPECT_EQ(ev[1].what, "link rate");
+  EXPECT_EQ(ev[1].value, 400);
+  EXPECT_EQ(ev[1].source, "/sys/x");
+  EXPECT_EQ(ev[2].what, "majority_gbps");
+  EXPECT_EQ(ev[3].value, 50);
+  // The same shapes in a version 2 document are an error: only {what, value, unit, source} is allowed.
+  v1["schema_version"] = 2;
+  EXPECT_THROW(reportFromJson(v1), UsageError);
+}
+
+TEST(Result, KindNamesRoundTrip) {
+  for (Kind k : {Kind::kSweep, Kind::kProbe, Kind::kPairs, Kind::kCheck, Kind::kDiagnosis, Kind::kDoctor,
+                 Kind::kScale, Kind::kEnv})
+    EXPECT_EQ(kindFromString(toString(k)), k);
+  EXPECT_EQ(statusFromString("timeout"), Status::kTimeout);
+  EXPECT_EQ(worst(Status::kFail, Status::kTimeout), Status::kTimeout);
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ assert diag and diag[0]["params"]["category"] == "shm", diag
 p = diag[0]["params"]
 for k in ("rule_id", "category", "confidence", "fix"):
     assert k in p and p[k] not in (None, ""), k
-assert diag[0]["evidence"][0]["file"].endswith("shm.log") and diag[0]["evidence"][0]["line"] == 2
+assert diag[0]["evidence"][0]["source"].endswith("shm.log:2") and diag[0]["evidence"][0]["what"] == "log line"
+assert diag[0]["params"]["lines"][0]["file"].endswith("shm.log") and diag[0]["params"]["lines"][0]["line"] == 2
 assert any(r["key"] == "doctor.info" for r in d["results"])
 PY
 check "json carries rule_id/category/confidence/evidence/fix" 0 $?

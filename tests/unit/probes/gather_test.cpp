@@ -3,6 +3,7 @@
 //
 // Gathering probe results from in-process ranks, grouping identical nodes, and naming the odd one out.
 #include "gather.hpp"
+#include "reporter.hpp"
 
 #include <gtest/gtest.h>
 
@@ -55,7 +56,19 @@ TEST(ProbeGather, OddRankIsGroupedNamedAndExplained) {
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0], (std::vector<size_t>{0, 1, 3}));
   EXPECT_EQ(groups[1], (std::vector<size_t>{2}));
-  std::string text = summarize(ranks);
+  // What a person reads: the probe command's document through the table format.
+  RunReport report;
+  report.context.command = "probe";
+  report.results = flatten(ranks);
+  // In a real run each result's host is the rank's node; here the ranks pretend to be node0..node3.
+  for (Result& r : report.results) r.host = ranks[static_cast<size_t>(r.rank)].host;
+  report.context.extra["probe_groups"] = Json::array();
+  for (const auto& g : groups) {
+    Json members = Json::array();
+    for (size_t i : g) members.push_back(ranks[i].rank);
+    report.context.extra["probe_groups"].push_back(members);
+  }
+  std::string text = reports::renderDocument("table", report);
   EXPECT_NE(text.find("node0, node1, node3 (3 ranks), the majority"), std::string::npos) << text;
   EXPECT_NE(text.find("node2 (1 rank) differ"), std::string::npos) << text;
   EXPECT_NE(text.find("NCCL_SOCKET_IFNAME==eth0"), std::string::npos) << text;

@@ -19,7 +19,7 @@ std::vector<std::string> lines(const std::string& s) {
 TEST(NcclTable, HeaderMatchesNcclTestsVerbatim) {
   Json params = {{"collective", "all_reduce"}, {"backend", "nccl"}, {"min_bytes", 500000}, {"max_bytes", 1500000},
                  {"step_factor", 1}, {"step_bytes", 100000}, {"warmup_iters", 1}, {"iters", 20}, {"check_iters", 1}};
-  auto h = lines(ncclTableHeader(params, Json::array(), "0.1.0", false));
+  auto h = lines(ncclTableHeader(sweepParamsFromJson(params), Json::array(), "0.1.0", false));
   ASSERT_GE(h.size(), 8u);
   EXPECT_EQ(h[1], "# Collective test starting: all_reduce_perf");
   EXPECT_EQ(h[2],

@@ -12,7 +12,7 @@ RunReport sweepReport() {
   RunReport r;
   Result res;
   res.key = "sweep.all_gather";
-  res.kind = "sweep";
+  res.kind = Kind::kSweep;
   res.params = {{"collective", "all_gather"}, {"backend", "mpi"}, {"min_bytes", 64}, {"max_bytes", 64},
                 {"step_factor", 2}, {"iters", 5}, {"warmup_iters", 1}, {"check_iters", 1}};
   res.metrics = {{"out_of_bounds", 0}, {"avg_busbw_gbps", 1.5}};
@@ -31,7 +31,7 @@ RunReport sweepReport() {
   r.results.push_back(res);
   Result probe;
   probe.key = "probe.net";
-  probe.kind = "probe";
+  probe.kind = Kind::kProbe;
   probe.status = Status::kFail;
   probe.message = "NCCL_SOCKET_IFNAME=eth9 matches no interface";
   probe.remedy = "set NCCL_SOCKET_IFNAME=eth0";
@@ -40,7 +40,7 @@ RunReport sweepReport() {
 }
 
 TEST(Reporters, CsvHasOneLinePerRow) {
-  std::string csv = makeReporter("csv")->render(sweepReport());
+  std::string csv = renderDocument("csv", sweepReport());
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "key,collective,size_bytes,count,dtype,op,root,placement,time_us,algbw_gbps,busbw_gbps,wrong,iter_min_us,"
             "iter_p50_us,iter_p99_us,iter_max_us,rank_skew,slowest_rank");
@@ -49,7 +49,7 @@ TEST(Reporters, CsvHasOneLinePerRow) {
 }
 
 TEST(Reporters, TableRendersSweepsAndStatusLines) {
-  std::string t = makeReporter("table")->render(sweepReport());
+  std::string t = renderDocument("table", sweepReport());
   EXPECT_NE(t.find("# Collective test starting: all_gather_perf"), std::string::npos);
   EXPECT_NE(t.find("          64             8     float    none      -1"), std::string::npos) << t;
   EXPECT_NE(t.find("fail    probe.net"), std::string::npos);
@@ -58,7 +58,7 @@ TEST(Reporters, TableRendersSweepsAndStatusLines) {
 
 TEST(Reporters, JsonRoundTripsAndUnknownFormatIsUsage) {
   RunReport r = sweepReport();
-  EXPECT_EQ(toJson(reportFromJson(Json::parse(makeReporter("json")->render(r)))), toJson(r));
+  EXPECT_EQ(toJson(reportFromJson(Json::parse(renderDocument("json", r)))), toJson(r));
   EXPECT_THROW(makeReporter("xml"), UsageError);
 }
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "pair_row.hpp"
+#include "pf/pair_row.hpp"
 
 #include <fmt/format.h>
 
 #include "pf/error.hpp"
 
-namespace pf::check {
+namespace pf {
 namespace {
 
 Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
@@ -80,4 +80,4 @@ PairRow pairRowFromJson(const Json& j) {
   return r;
 }
 
-}  // namespace pf::check
+}  // namespace pf

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "common_options.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "pf/error.hpp"
+#include "pf/report_io.hpp"
+
+namespace pf::cli {
+
+void CommonOptions::addOutputs(CLI::App& app) {
+  app.add_option("--format", format, fmt::format("what stdout shows: {}", fmt::join(reports::reporterFormats(), ", ")))
+      ->capture_default_str();
+  app.add_option("--output", output, "write the --format output to FILE atomically instead of stdout")
+      ->capture_default_str();
+  app.add_option("--json", json, "write the result document to FILE ('-' = stdout, replacing the table)");
+  app.add_option("--junit", junit, "write JUnit XML to FILE");
+}
+
+void CommonOptions::addStrict(CLI::App& app) {
+  app.add_flag("--strict", strict, "warnings fail too (exit 1)");
+}
+
+void CommonOptions::addLocalRanks(CLI::App& app) {
+  app.add_option("--local-ranks", localRanks, "with no launcher, start N ranks on this machine through mpirun")
+      ->capture_default_str();
+}
+
+void CommonOptions::addEnvFile(CLI::App& app, const std::string& what) {
+  app.add_option("--env-file", envFile,
+                 fmt::format("take the environment ({}) from FILE (KEY=VALUE lines) instead of the process", what));
+}
+
+void CommonOptions::addTimeout(CLI::App& app) {
+  app.add_option("--timeout", timeoutSeconds, "give up after S seconds with exit code 4 (0 = no limit)")
+      ->capture_default_str();
+}
+
+void CommonOptions::validateOutputs() const {
+  reports::makeReporter(format);  // throws UsageError listing the formats
+  if (json == "-" && output == "-" && format != "table" && format != "summary" && format != "json")
+    throw UsageError(fmt::format("--json - and --format {} would both write to stdout: give --json or --output a FILE",
+                                 format));
+  if (timeoutSeconds < 0) throw UsageError("--timeout must be 0 (no limit) or a number of seconds");
+  if (output != "-") checkWritable(output);
+  checkWritable(json);
+  checkWritable(junit);
+}
+
+reports::Outputs CommonOptions::makeOutputs() const {
+  std::vector<reports::OutputSpec> specs;
+  // The document on stdout replaces the terminal text (a script reads one JSON document there).
+  const bool tableOnStdout = output == "-" && (format == "table" || format == "summary");
+  if (!(tableOnStdout && json == "-") && !(format == "json" && json == "-" && output == "-"))
+    specs.push_back({format, output});
+  if (!json.empty()) specs.push_back({"json", json});
+  if (!junit.empty()) specs.push_back({"junit", junit});
+  reports::ReportOptions o = view;
+  o.strict = strict;
+  return reports::Outputs(specs, o);
+}
+
+Environment CommonOptions::environment() const {
+  return envFile.empty() ? Environment::fromProcess() : Environment::fromFile(envFile);
+}
+
+}  // namespace pf::cli

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The options every command shares, each declared once and meaning the same everywhere:
+//   --format F     what stdout shows (table: the command's own text; json, csv, prometheus, junit, ...)
+//   --output FILE  where --format goes instead of stdout, written atomically
+//   --json FILE    the result document ('-' = stdout, replacing the table)
+//   --junit FILE   JUnit XML for CI systems
+//   --strict       warnings fail (exit 1)
+//   --local-ranks N  with no launcher, start N ranks on this machine through mpirun
+//   --env-file FILE  take the environment from FILE (KEY=VALUE lines) instead of the process
+//   --timeout S    give up after S seconds with exit code 4 (0 = no limit)
+// A command declares the groups that apply to it; what it does not declare does not exist for it.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "outputs.hpp"
+#include "pf/environment.hpp"
+
+namespace pf::cli {
+
+struct CommonOptions {
+  std::string format = "table", output = "-", json, junit;
+  bool strict = false;
+  int localRanks = 1;
+  std::string envFile;
+  double timeoutSeconds = 0;
+  reports::ReportOptions view;  ///< command-specific display switches (--verbose, --iter-columns) set here too
+
+  /// --format, --output, --json, --junit.
+  void addOutputs(CLI::App& app);
+  void addStrict(CLI::App& app);
+  void addLocalRanks(CLI::App& app);
+  /// @param what what the environment is used for, in the help text
+  void addEnvFile(CLI::App& app, const std::string& what);
+  void addTimeout(CLI::App& app);
+
+  /// Checks formats and paths before anything runs. @throws UsageError naming the option and what to change
+  void validateOutputs() const;
+  /// The reporters the options ask for, ready for begin(). Rank 0 only.
+  reports::Outputs makeOutputs() const;
+  /// The environment: --env-file's, or the process's.
+  Environment environment() const;
+};
+
+}  // namespace pf::cli

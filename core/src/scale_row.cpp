@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "pf/scale_row.hpp"
+
+#include <fmt/format.h>
+
+#include "pf/error.hpp"
+
+namespace pf {
+namespace {
+
+template <typename T>
+T get(const Json& j, const char* name, T fallback) {
+  if (!j.is_object() || !j.contains(name) || j.at(name).is_null()) return fallback;
+  try {
+    return j.at(name).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("result document: scale field '{}' has the wrong type", name));
+  }
+}
+
+SpreadStat spread(const Json& j, const char* name) {
+  SpreadStat s;
+  if (!j.is_object() || !j.contains(name)) return s;
+  const Json& v = j.at(name);
+  s.median = get(v, "median", 0.0);
+  s.min = get(v, "min", 0.0);
+  s.max = get(v, "max", 0.0);
+  s.stddev = get(v, "stddev", 0.0);
+  s.n = get(v, "n", 0);
+  return s;
+}
+
+}  // namespace
+
+ScaleRow scaleRowFromJson(const Json& j) {
+  if (!j.is_object() || !j.contains("ranks"))
+    throw UsageError("result document: a scale row has no 'ranks' field");
+  ScaleRow r;
+  r.ranks = get(j, "ranks", 0);
+  r.throughput_sps = spread(j, "throughput_sps");
+  r.efficiency = spread(j, "efficiency");
+  r.efficiency_base_ranks = get(j, "efficiency_base_ranks", 1);
+  r.step_us_p50 = get(j, "step_us_p50", 0.0);
+  r.step_us_p90 = get(j, "step_us_p90", 0.0);
+  r.compute_us = get(j, "compute_us", 0.0);
+  r.comm_us = get(j, "comm_us", 0.0);
+  r.exposed_comm_us = get(j, "exposed_comm_us", 0.0);
+  r.rest_us = get(j, "rest_us", 0.0);
+  r.ranks_identical = get(j, "ranks_identical", false);
+  r.equal_to_single_rank = get(j, "equal_to_single_rank", false);
+  return r;
+}
+
+ScaleSummary scaleSummaryFromResult(const Result& r) {
+  ScaleSummary s;
+  for (const Json& row : r.rows) s.rows.push_back(scaleRowFromJson(row));
+  if (r.metrics.contains("predictions") && r.metrics.at("predictions").is_array())
+    for (const Json& p : r.metrics.at("predictions"))
+      s.predictions.push_back({get(p, "ranks", 0), get(p, "step_us", 0.0), get(p, "exposed_comm_us", 0.0),
+                               get(p, "comm_us", 0.0), get(p, "throughput_sps", 0.0), get(p, "efficiency", 0.0)});
+  if (r.metrics.contains("prediction_max_abs_error") && r.metrics.at("prediction_max_abs_error").is_number())
+    s.prediction_max_abs_error = r.metrics.at("prediction_max_abs_error").get<double>();
+  return s;
+}
+
+}  // namespace pf

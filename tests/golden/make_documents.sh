@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright (c) 2026 The Preflight authors
+#
+# Writes tests/golden/documents/*.json from real runs of the commands on this machine, so that the golden
+# outputs are those of documents the tools really produce. Run it again only when the result model changes,
+# then regenerate the expected outputs (PF_GOLDEN_UPDATE=1 ctest -R Golden) and review the diff.
+#   check, pairs  the simulated 4-node cluster (tests/cluster/cluster.sh, needs root) with node 2 slowed
+#   sweep, scale  two local ranks; probe, env  captured trees and environments; doctor  a real NCCL error line
+# sweep_v1.json is a document written by the version 1 writer (kept to prove old documents are still read).
+# Usage: make_documents.sh BUILD_DIR
+set -u  # not -e or pipefail: cluster.sh probes reachability with pipelines that may fail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+PF_BIN=$(cd "$1" && pwd)/bin/preflight
+out="$here/documents"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+
+"$PF_BIN" sweep all_reduce --local-ranks 2 -b 8 -e 64K -f 8 -n 5 --json "$out/sweep.json" >/dev/null || true
+"$PF_BIN" probe --sysfs-root "$root/tests/fixtures/ib-ndr-8hca" \
+  --env-file "$root/tests/fixtures/env/device-ib-ndr-8hca.env" --json "$out/probe.json" >/dev/null || true
+"$PF_BIN" env --no-network --env-file "$root/tests/fixtures/env/ompi-node-rank-pitfall.env" \
+  --json "$out/env.json" >/dev/null || true
+printf '%s\n' "node1:1:1 [0] NCCL INFO Using network IB" \
+  "node7:11:12 [0] misc/shmutils.cc:88 NCCL WARN Error: failed to extend /dev/shm/nccl-X to 9637892 bytes" \
+  "node7:11:12 [0] NCCL WARN NET/Socket : no interface found" > job.log
+"$PF_BIN" doctor job.log --json "$out/doctor.json" >/dev/null || true
+"$PF_BIN" scale --local-ranks 2 --ranks 1,2 --reps 2 --steps 3 --warmup 1 --width 64 --depth 2 \
+  --json "$out/scale.json" >/dev/null || true
+
+source "$root/tests/cluster/cluster.sh"
+pf_cluster_require
+pf_cluster_up 4
+pf_cluster_slow 2 200mbit
+pf_cluster_mpirun "$PF_BIN" check --quick --json "$out/check.json" >/dev/null || true
+pf_cluster_mpirun "$PF_BIN" pairs --quick --json "$out/pairs.json" >/dev/null || true
+pf_cluster_down
+ls -la "$out"
