@@ -19,10 +19,10 @@
 namespace pf::check {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::FakeLink;
 using testing::FakePairEngine;
 using testing::FakeWire;
+using ::testing::HasSubstr;
 
 struct CallLog {
   std::mutex mu;

@@ -4,12 +4,13 @@
 // The pair protocol (pair_protocol.hpp) on two in-process ranks over the fake transport (fake_pair_engine.hpp):
 // what it measures in each direction, which burst counts, how the time cap ends a direction, and the latency
 // figure. Virtual time: the numbers are exact, and a slow link costs no real time.
+#include "pair_protocol.hpp"
+
 #include <gtest/gtest.h>
 
 #include <thread>
 
 #include "fake_pair_engine.hpp"
-#include "pair_protocol.hpp"
 
 namespace pf::check {
 namespace {

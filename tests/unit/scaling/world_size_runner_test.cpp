@@ -4,6 +4,8 @@
 // The shared world-size loop (world_size_runner.hpp) on in-process groups (ThreadGroup): with the real CPU
 // trainer, the row a world size produces; with a scripted device, what the loop asks of a trainer (a fresh one
 // per repetition, warm-up untimed, the reference on rank 0 only) and what its equality checks conclude.
+#include "world_size_runner.hpp"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,7 +13,6 @@
 
 #include "cpu_device.hpp"
 #include "thread_group.hpp"
-#include "world_size_runner.hpp"
 
 using namespace pf::scaling;
 
@@ -59,8 +60,8 @@ TEST(WorldSizeRunner, CpuRowOnRankZero) {
   EXPECT_TRUE(row["equal_to_single_rank"].get<bool>()) << row["max_param_diff_vs_single_rank"];
   EXPECT_EQ(row["step_us_samples"].size(), static_cast<size_t>(o.reps * o.steps));
   EXPECT_EQ(row["throughput_reps_sps"].size(), static_cast<size_t>(o.reps));
-  for (const char* field : {"throughput_sps", "step_us_p50", "step_us_p90", "compute_us", "comm_us",
-                            "exposed_comm_us", "rest_us", "buckets", "checksum"})
+  for (const char* field : {"throughput_sps", "step_us_p50", "step_us_p90", "compute_us", "comm_us", "exposed_comm_us",
+                            "rest_us", "buckets", "checksum"})
     EXPECT_TRUE(row.contains(field)) << field;
   EXPECT_FALSE(row.contains("max_param_diff_vs_cpu"));
 }
