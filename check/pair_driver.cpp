@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "pair_protocol.hpp"
 #include "pf/timer.hpp"
 #include "tournament.hpp"
 
@@ -35,7 +36,7 @@ PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, con
       const bool initiator = myNode < partner;
       const int peerRank = m.leader[static_cast<size_t>(partner)];
       Timer pairClock;
-      PairSample s = engine.measure(peerRank, initiator, opts);
+      PairSample s = measurePair(engine, peerRank, initiator, opts);
       if (initiator) {
         PairRow row;
         row.round = static_cast<int>(r);

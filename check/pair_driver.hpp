@@ -2,9 +2,10 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The node-pair test driver: groups ranks by node, schedules the tournament rounds, and in each round lets the
-// leader ranks of the paired nodes run the engine's test while every other rank waits at a barrier (rounds
-// never overlap, so a pair's numbers are not shared with another pair's traffic). Rows are gathered to every
-// rank. The analysis (expected bandwidth, outliers, slow node or link) is separate: see pair_analysis.hpp.
+// leader ranks of the paired nodes run the pair protocol (pair_protocol.hpp) over the engine while every other
+// rank waits at a barrier (rounds never overlap, so a pair's numbers are not shared with another pair's
+// traffic). Rows are gathered to every rank. The analysis (expected bandwidth, outliers, slow node or link) is
+// separate: see pair_analysis.hpp.
 #pragma once
 
 #include <functional>

@@ -5,14 +5,14 @@
 // MPI) and, in builds with NCCL, the NCCL engine (device buffers, ncclSend/ncclRecv). Engines self-register
 // (PF_REGISTER_PAIR_ENGINE) under "mpi" and "nccl".
 //
-// Contract: both ranks of a pair call measure() with the same options, at the same time; the initiator gets
-// the sample, the responder gets an empty one. A direction sends `bwTrials` bursts of `bwIters` messages and keeps
-// the best burst; it stops early once `maxSecondsPerDirection` has passed (at least one message), decided by
-// the sender alone, so a throttled link
-// costs a bounded time instead of stalling the whole check.
+// An engine owns only its transport: buffers, sends and receives of N bytes, small control messages. What is
+// measured and how (who sends first, bursts and the best one, the round-trip latency loop, the time cap, the
+// result hand-over) is the pair protocol, written once in pair_protocol.hpp for every engine.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "pf/bootstrap.hpp"
@@ -51,12 +51,33 @@ class PairEngine {
  public:
   virtual ~PairEngine() = default;
   virtual std::string name() const = 0;
-  /// Joins the ranks (collective over every rank); called once before measure().
+  /// Joins the ranks (collective over every rank); called once before any pair.
   virtual void init(Bootstrap& boot, const LauncherEnv& env) = 0;
-  /// Measures the pair (this rank, `peer`). @param initiator true on exactly one of the two ranks
-  virtual PairSample measure(int peer, bool initiator, const PairOptions& opts) = 0;
   /// Library and device description for the result document.
   virtual Json info() const = 0;
+
+  // The transport. `peer` is the other rank of the pair (a world rank); both ranks of a pair make matching
+  // calls in the same order, so a receive always knows the size of the message it gets.
+
+  /// Readies a data buffer of at least `bytes` for a pair with `peer`; called by both ranks before its first
+  /// message. @param initiator true on exactly one of the two ranks
+  virtual void prepare(int peer, uint64_t bytes, bool initiator) = 0;
+  /// Posts a send / a receive of `bytes` from / into the data buffer; complete() returns when every posted
+  /// operation has completed. An engine may complete an operation already when it is posted.
+  virtual void postSend(int peer, uint64_t bytes) = 0;
+  virtual void postRecv(int peer, uint64_t bytes) = 0;
+  virtual void complete() = 0;
+  /// Blocking control messages of a few doubles (a burst's message count, a measured figure).
+  virtual void sendValues(int peer, std::span<const double> values) = 0;
+  virtual void recvValues(int peer, std::span<double> values) = 0;
+  /// True when a completed send only means that its buffer may be reused (MPI: eager messages, bytes still in
+  /// the socket buffers), so the protocol must stop a bandwidth clock on the receiver's acknowledgement.
+  virtual bool sendCompletesBeforeDelivery() const { return false; }
+  /// The clock the protocol measures with, in seconds. Real engines keep the host's steady clock (pf::Timer's);
+  /// in-process test engines run on virtual time, so link speeds and the time cap can be scripted.
+  virtual double clockSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
 };
 
 }  // namespace pf::check

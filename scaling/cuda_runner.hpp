@@ -16,10 +16,10 @@ namespace pf::scaling {
 /// driver cannot be reached), so the command exits 2 with an honest reason.
 int requireCudaDevice();
 
-/// runWorldSize() on GPUs: the same row (docs/scale.md), plus "device": "cuda". Collective over every rank of
-/// `boot` (rank 0 creates the NCCL id for the first n ranks); rank r uses GPU localRank % devices. The
-/// single-rank reference is the CUDA trainer on the whole global batch; `max_param_diff_vs_cpu` compares the
-/// final parameters with the CPU trainer's (rank 0, informational).
+/// runWorldSize() on GPUs: the same loop and row (world_size_runner.hpp, docs/scale.md), with "device": "cuda".
+/// Collective over every rank of `boot` (rank 0 creates the NCCL id for the first n ranks); rank r uses GPU
+/// localRank % devices. The single-rank reference is the CUDA trainer on the whole global batch;
+/// `max_param_diff_vs_cpu` compares the final parameters with the CPU trainer's (rank 0, informational).
 Json runCudaWorldSize(const ScaleOptions& opt, int n, Bootstrap& boot, int localRank);
 
 }  // namespace pf::scaling

@@ -4,9 +4,7 @@
 // The scaling sweep. Every world size N runs on the first N launched ranks as one MPI sub-communicator
 // (MPI_Comm_split), inside the same launch: one mpirun start-up instead of one per size, and the same
 // processes (pinned the same way) serve every N. Ranks outside the group wait, sleeping, in idleBarrier().
-// Per N: `reps` repetitions, each a fresh model trained `warmup` + `steps` steps; the last repetition's
-// parameters are checked for equality across ranks (checksum) and, on rank 0, against a single-rank
-// reference trained on the whole global batch for the same steps.
+// What one N measures (repetitions, equality checks, the row) is world_size_runner.hpp, shared with CUDA.
 #pragma once
 
 #include <vector>
@@ -31,8 +29,8 @@ int blasThreadsPerRank(int requested, int ranksOnNode);
 /// N ranks x default threads would oversubscribe the cores only at the larger sizes. Returns the count in effect.
 int useBlasThreads(int requested, int localRanks);
 
-/// One world size's measurements, filled on world rank 0 (other ranks get an empty object).
-/// Collective over all launched ranks. Row fields are documented in docs/scale.md.
+/// One world size's measurements with the CPU trainer (runWorldSizeOn with makeCpuDevice), filled on world
+/// rank 0 (other ranks get an empty object). Collective over all launched ranks. Row fields: docs/scale.md.
 Json runWorldSize(const ScaleOptions& opt, int n);
 
 /// Adds efficiency (with spread) to every row, given the rows in --ranks order (needs a 1-rank row, or uses

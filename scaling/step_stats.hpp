@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The measurements one world size collects, shared by the CPU (scale_runner.cpp) and CUDA (cuda/cuda_runner.cpp)
-// trainers so that both produce the same row fields the same way: per step the slowest rank's step time and the
+// The measurements one world size collects (world_size_runner.cpp, for the CPU and the CUDA trainer alike), so
+// that both produce the same row fields the same way: per step the slowest rank's step time and the
 // group's mean compute, communication, exposed communication and rest; per repetition the throughput over the
 // slowest rank's wall time and how many buckets completed during backward.
 #pragma once

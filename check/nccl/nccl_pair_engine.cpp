@@ -6,16 +6,16 @@
 // than host memory. Only the leaders (each host's lowest rank) join the NCCL communicator: the other ranks
 // would need GPUs of their own, and two ranks on one GPU make ncclCommInitRank fail.
 //
-// Timing follows the MPI engine's contract (pair_engine.hpp). Because a receiver cannot post a receive of
-// unknown count, each bandwidth burst is announced: the sender first sends the burst's message count (0 ends the
-// direction), so the sender alone still decides when the time cap is reached. Every wait polls
-// ncclCommGetAsyncError, so a dead peer or a network error becomes an error instead of a hang.
+// The protocol (pair_protocol.hpp) drives the transport: posted sends and receives gather in one NCCL group
+// until complete() ends it and waits for the stream, so a burst's messages go out as one group; a completed
+// ncclSend means the peer has the data, so no acknowledgement is needed. Control values travel through a small
+// device buffer. Every wait polls ncclCommGetAsyncError, so a dead peer or a network error becomes an error
+// instead of a hang.
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nccl.h>
 
-#include <algorithm>
 #include <map>
 #include <set>
 #include <vector>
@@ -24,14 +24,11 @@
 #include "nccl/nccl_check.hpp"
 #include "pf/cuda_check.hpp"
 #include "pf/error.hpp"
-#include "pf/stats.hpp"
-#include "pf/timer.hpp"
-#include "pf/units.hpp"
 
 namespace pf::check {
 namespace {
 
-constexpr int kLatWarmup = 5;
+constexpr size_t kMaxValues = 2;  ///< doubles in one control message (the responder's figures)
 
 class NcclPairEngine final : public PairEngine {
  public:
@@ -73,7 +70,7 @@ class NcclPairEngine final : public PairEngine {
     device_ = env.local_rank % count;
     PF_CUDA_CHECK(cudaSetDevice(device_));
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    PF_CUDA_CHECK(cudaMalloc(&ctl_, 2 * sizeof(double)));
+    PF_CUDA_CHECK(cudaMalloc(&ctl_, kMaxValues * sizeof(double)));
     PF_NCCL_CHECK(ncclCommInitRank(&comm_, static_cast<int>(ncclRankOf_.size()), id, ncclRankOf_.at(boot.rank())));
     int version = 0;
     PF_NCCL_CHECK(ncclGetVersion(&version));
@@ -84,104 +81,50 @@ class NcclPairEngine final : public PairEngine {
                                                                    prop.pciBusID, prop.pciDeviceID)}};
   }
 
-  PairSample measure(int peerRank, bool initiator, const PairOptions& o) override {
-    const int peer = ncclRankOf_.at(peerRank);
-    const size_t need = std::max<uint64_t>(o.bwBytes, o.latBytes);
-    if (need > bufBytes_) {
-      if (buf_) PF_CUDA_CHECK(cudaFree(buf_));
-      PF_CUDA_CHECK(cudaMalloc(&buf_, need));
-      PF_CUDA_CHECK(cudaMemset(buf_, initiator ? 1 : 2, need));
-      bufBytes_ = need;
-    }
-    PairSample s;
-    s.latUs = latency(peer, initiator, o);
-    PairOptions warm = o;
-    warm.bwIters = 1;
-    warm.bwTrials = 1;
-    stream(peer, initiator, warm);
-    stream(peer, !initiator, warm);
-    auto out = stream(peer, initiator, o);
-    auto in = stream(peer, !initiator, o);
-    // The responder measured the reverse direction; it sends its figure and message count to the initiator.
-    double figures[2] = {in.gbps, static_cast<double>(in.messages)};
-    if (!initiator) {
-      PF_CUDA_CHECK(cudaMemcpyAsync(ctl_, figures, sizeof figures, cudaMemcpyHostToDevice, stream_));
-      PF_NCCL_CHECK(ncclSend(ctl_, 2, ncclFloat64, peer, comm_, stream_));
-      wait();
-      return PairSample{};
-    }
-    PF_NCCL_CHECK(ncclRecv(ctl_, 2, ncclFloat64, peer, comm_, stream_));
-    PF_CUDA_CHECK(cudaMemcpyAsync(figures, ctl_, sizeof figures, cudaMemcpyDeviceToHost, stream_));
-    wait();
-    s.bwOutGbps = out.gbps;
-    s.bwMessagesOut = out.messages;
-    s.bwInGbps = figures[0];
-    s.bwMessagesIn = static_cast<int>(figures[1]);
-    return s;
-  }
-
   Json info() const override { return info_; }
 
- private:
-  struct Streamed {
-    double gbps = 0;
-    int messages = 0;
-  };
-
-  void wait() { waitNcclStream(stream_, comm_); }
-
-  // Announces (sender) or learns (receiver) the next burst's message count; 0 ends the direction.
-  int announce(int peer, bool sending, int count) {
-    double c = count;
-    if (sending) {
-      PF_CUDA_CHECK(cudaMemcpyAsync(ctl_, &c, sizeof c, cudaMemcpyHostToDevice, stream_));
-      PF_NCCL_CHECK(ncclSend(ctl_, 1, ncclFloat64, peer, comm_, stream_));
-    } else {
-      PF_NCCL_CHECK(ncclRecv(ctl_, 1, ncclFloat64, peer, comm_, stream_));
-      PF_CUDA_CHECK(cudaMemcpyAsync(&c, ctl_, sizeof c, cudaMemcpyDeviceToHost, stream_));
+  void prepare(int, uint64_t bytes, bool initiator) override {
+    if (bytes <= bufBytes_) return;
+    if (buf_) PF_CUDA_CHECK(cudaFree(buf_));
+    PF_CUDA_CHECK(cudaMalloc(&buf_, bytes));
+    PF_CUDA_CHECK(cudaMemset(buf_, initiator ? 1 : 2, bytes));
+    bufBytes_ = bytes;
+  }
+  void postSend(int peer, uint64_t bytes) override {
+    group();
+    PF_NCCL_CHECK(ncclSend(buf_, bytes, ncclInt8, ncclRankOf_.at(peer), comm_, stream_));
+  }
+  void postRecv(int peer, uint64_t bytes) override {
+    group();
+    PF_NCCL_CHECK(ncclRecv(buf_, bytes, ncclInt8, ncclRankOf_.at(peer), comm_, stream_));
+  }
+  void complete() override {
+    if (grouped_) {
+      grouped_ = false;
+      PF_NCCL_CHECK(ncclGroupEnd());
     }
     wait();
-    return static_cast<int>(c);
+  }
+  void sendValues(int peer, std::span<const double> v) override {
+    PF_CHECK(v.size() <= kMaxValues) << v.size() << " control values";
+    PF_CUDA_CHECK(cudaMemcpyAsync(ctl_, v.data(), v.size_bytes(), cudaMemcpyHostToDevice, stream_));
+    PF_NCCL_CHECK(ncclSend(ctl_, v.size(), ncclFloat64, ncclRankOf_.at(peer), comm_, stream_));
+    wait();
+  }
+  void recvValues(int peer, std::span<double> v) override {
+    PF_CHECK(v.size() <= kMaxValues) << v.size() << " control values";
+    PF_NCCL_CHECK(ncclRecv(ctl_, v.size(), ncclFloat64, ncclRankOf_.at(peer), comm_, stream_));
+    PF_CUDA_CHECK(cudaMemcpyAsync(v.data(), ctl_, v.size_bytes(), cudaMemcpyDeviceToHost, stream_));
+    wait();
   }
 
-  Streamed stream(int peer, bool sending, const PairOptions& o) {
-    Streamed r;
-    Timer total;
-    for (int trial = 0;; ++trial) {
-      int count = 0;
-      if (sending) count = (trial < o.bwTrials && (trial == 0 || total.seconds() < o.maxSecondsPerDirection))
-                               ? o.bwIters : 0;
-      count = announce(peer, sending, count);
-      if (count == 0) return r;
-      Timer t;
-      PF_NCCL_CHECK(ncclGroupStart());
-      for (int i = 0; i < count; ++i) {
-        if (sending)
-          PF_NCCL_CHECK(ncclSend(buf_, o.bwBytes, ncclInt8, peer, comm_, stream_));
-        else
-          PF_NCCL_CHECK(ncclRecv(buf_, o.bwBytes, ncclInt8, peer, comm_, stream_));
-      }
-      PF_NCCL_CHECK(ncclGroupEnd());
-      wait();
-      r.gbps = std::max(r.gbps, gbPerSecond(static_cast<double>(o.bwBytes) * count, t.seconds()));
-      r.messages += count;
-    }
-  }
-
-  double latency(int peer, bool initiator, const PairOptions& o) {
-    std::vector<double> halves;
-    for (int i = 0; i < kLatWarmup + o.latIters; ++i) {
-      Timer t;
-      for (int leg = 0; leg < 2; ++leg) {
-        if ((leg == 0) == initiator)
-          PF_NCCL_CHECK(ncclSend(buf_, o.latBytes, ncclInt8, peer, comm_, stream_));
-        else
-          PF_NCCL_CHECK(ncclRecv(buf_, o.latBytes, ncclInt8, peer, comm_, stream_));
-        wait();
-      }
-      if (initiator && i >= kLatWarmup) halves.push_back(t.micros() / 2);
-    }
-    return initiator ? stats::median(halves) : 0;
+ private:
+  void wait() { waitNcclStream(stream_, comm_); }
+  // Opens the group the posted operations join (a group of one is a plain ncclSend/ncclRecv).
+  void group() {
+    if (grouped_) return;
+    PF_NCCL_CHECK(ncclGroupStart());
+    grouped_ = true;
   }
 
   std::map<int, int> ncclRankOf_;  ///< world rank -> NCCL rank, leaders only
@@ -191,6 +134,7 @@ class NcclPairEngine final : public PairEngine {
   size_t bufBytes_ = 0;
   double* ctl_ = nullptr;
   int device_ = 0;
+  bool grouped_ = false;  ///< a group is open: posted operations not yet completed
   Json info_ = Json{{"engine", "nccl"}, {"buffers", "device"}, {"role", "not a leader: no GPU used"}};
 };
 

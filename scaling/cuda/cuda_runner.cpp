@@ -1,32 +1,69 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// runWorldSize() with the CUDA trainer. The scalar reductions (timings, checksums) go through the same MPI
-// sub-group as the CPU runner (makeMpiReducer), the gradients through an NCCL communicator over the first n
-// ranks, created from a unique id that rank 0 broadcasts over the launch's bootstrap.
+// The CUDA trainer as a ScaleDevice for the shared world-size loop (world_size_runner.hpp). The scalar
+// reductions (timings, checksums) go through the same MPI sub-group as on the CPU (makeMpiReducer), the
+// gradients through an NCCL communicator over the first n ranks, created from a unique id that rank 0
+// broadcasts over the launch's bootstrap.
 #include "cuda_runner.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
+#include <memory>
 
 #include "cuda/cuda_trainer.hpp"
-#include "efficiency.hpp"
 #include "nccl/nccl_check.hpp"
 #include "pf/cuda_check.hpp"
 #include "reducer.hpp"
-#include "step_stats.hpp"
+#include "world_size_runner.hpp"
 
 namespace pf::scaling {
 namespace {
 
-struct NcclComm {  // owns the communicator; destroyed on every path out
-  ncclComm_t comm = nullptr;
-  ~NcclComm() {
-    if (comm) ncclCommDestroy(comm);
+class CudaScaleTrainer final : public ScaleTrainer {
+ public:
+  CudaScaleTrainer(const TrainerSpec& spec, int rank, int ranks, ncclComm_t comm) : t_(spec, rank, ranks, comm) {}
+  StepTiming step(long long step) override { return t_.step(step); }  // returns when the GPU is done
+  const std::vector<BucketEvent>& lastEvents() const override { return t_.lastEvents(); }
+  std::vector<float> params() override { return t_.params(); }
+  double checksum() override { return t_.checksum(); }
+
+ private:
+  CudaTrainer t_;
+};
+
+// The CUDA trainers of one world size; owns the group's NCCL communicator (none for a single rank).
+class CudaDevice final : public ScaleDevice {
+ public:
+  /// Joins the NCCL communicator of the `n` ranks (collective over them) when n > 1.
+  CudaDevice(int n, const ncclUniqueId& id, int rank) {
+    if (n > 1) PF_NCCL_CHECK(ncclCommInitRank(&comm_, n, id, rank));
   }
+  ~CudaDevice() override {
+    if (comm_) ncclCommDestroy(comm_);
+  }
+  CudaDevice(const CudaDevice&) = delete;
+  CudaDevice& operator=(const CudaDevice&) = delete;
+  std::string name() const override { return "cuda"; }
+  std::unique_ptr<ScaleTrainer> makeTrainer(const TrainerSpec& spec, GradReducer& group) override {
+    // A group of one (the single-rank reference, or N = 1) trains without NCCL.
+    return std::make_unique<CudaScaleTrainer>(spec, group.rank(), group.size(), group.size() > 1 ? comm_ : nullptr);
+  }
+  // The CUDA reference against the CPU trainer on the same batch and steps (informational).
+  Json extraFields(const TrainerSpec& reference, int steps, const std::vector<float>& referenceParams) override {
+    auto solo = makeSoloReducer();
+    Trainer cpu(reference, *solo);
+    for (int s = 0; s < steps; ++s) cpu.step(s);
+    double diff = 0;
+    for (std::size_t i = 0; i < referenceParams.size(); ++i)
+      diff = std::max(diff, static_cast<double>(std::abs(referenceParams[i] - cpu.model().params()[i])));
+    return Json{{"max_param_diff_vs_cpu", diff}};
+  }
+
+ private:
+  ncclComm_t comm_ = nullptr;
 };
 
 }  // namespace
@@ -42,68 +79,13 @@ int requireCudaDevice() {
 
 Json runCudaWorldSize(const ScaleOptions& opt, int n, Bootstrap& boot, int localRank) {
   const int devices = requireCudaDevice();
-  // Collective on every launched rank: the NCCL id first (all ranks of boot), then the MPI sub-group.
+  // Collective on every launched rank, before the group exists: the NCCL id for the first n ranks.
   ncclUniqueId id{};
   if (n > 1) id = shareNcclUniqueId(boot);
-  auto group = makeMpiReducer(n);
-  if (!group) return Json();
-  GradReducer* g = group.get();
-  PF_CUDA_CHECK(cudaSetDevice(localRank % devices));
-  NcclComm nccl;
-  if (n > 1) PF_NCCL_CHECK(ncclCommInitRank(&nccl.comm, n, id, g->rank()));
-
-  TrainerSpec spec = opt.trainer;
-  const int smallest = *std::min_element(opt.ranks.begin(), opt.ranks.end());
-  if (opt.strong) spec.batchPerRank = opt.trainer.batchPerRank * smallest / n;
-  const int global = spec.batchPerRank * n;
-  StepStats stats;
-  std::vector<float> last;
-  double checksum = 0;
-  for (int rep = 0; rep < opt.reps; ++rep) {
-    CudaTrainer t(spec, g->rank(), n, nccl.comm);
-    for (int s = 0; s < opt.warmup; ++s) t.step(s);
-    g->barrier();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int s = 0; s < opt.steps; ++s) stats.addStep(t.step(opt.warmup + s), *g, n);  // returns when the GPU is done
-    stats.addRep(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), global, opt.steps,
-                 t.lastEvents(), spec.model.depth, *g);
-    if (rep == opt.reps - 1) {
-      last = t.params();
-      checksum = t.checksum();
-    }
-  }
-  const bool ranksEqual = g->allMax(checksum) == -g->allMax(-checksum);
-  if (g->rank() != 0) return Json();
-
-  TrainerSpec ref = spec;
-  ref.batchPerRank = global;
-  std::vector<float> single;
-  {
-    CudaTrainer one(ref, 0, 1, nullptr);
-    for (int s = 0; s < opt.warmup + opt.steps; ++s) one.step(s);
-    single = one.params();
-  }
-  auto solo = makeSoloReducer();
-  Trainer cpu(ref, *solo);
-  for (int s = 0; s < opt.warmup + opt.steps; ++s) cpu.step(s);
-  double diff = 0, diffCpu = 0;
-  for (std::size_t i = 0; i < last.size(); ++i) {
-    diff = std::max(diff, static_cast<double>(std::abs(last[i] - single[i])));
-    diffCpu = std::max(diffCpu, static_cast<double>(std::abs(single[i] - cpu.model().params()[i])));
-  }
-  Json row = stats.rowFields();
-  row.update(Json{{"ranks", n},
-                  {"batch_per_rank", spec.batchPerRank},
-                  {"global_batch", global},
-                  {"reps", opt.reps},
-                  {"steps", opt.steps},
-                  {"checksum", checksum},
-                  {"ranks_identical", ranksEqual},
-                  {"max_param_diff_vs_single_rank", diff},
-                  {"equal_to_single_rank", diff <= opt.equalityTolerance},
-                  {"device", "cuda"},
-                  {"max_param_diff_vs_cpu", diffCpu}});
-  return row;
+  return runWorldSizeOn(opt, n, [&](GradReducer& group) {
+    PF_CUDA_CHECK(cudaSetDevice(localRank % devices));
+    return std::make_unique<CudaDevice>(n, id, group.rank());
+  });
 }
 
 }  // namespace pf::scaling

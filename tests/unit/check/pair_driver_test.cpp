@@ -1,22 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The driver with in-process ranks (thread bootstraps) and a scripted engine: which ranks meet, in which
-// rounds, and what the phase makes of the rows. No MPI.
+// The driver with in-process ranks (thread bootstraps) and a fake transport with scripted link speeds: which
+// ranks meet, in which rounds, and what the phase makes of the rows. No MPI.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
 #include <tuple>
 
+#include "fake_pair_engine.hpp"
 #include "pairs_phase.hpp"
 
 namespace pf::check {
 namespace {
 
+using testing::FakeLink;
+using testing::FakePairEngine;
+using testing::FakeWire;
 using ::testing::HasSubstr;
 
 struct CallLog {
@@ -25,46 +30,41 @@ struct CallLog {
   std::map<std::pair<int, int>, int> measured;    // initiator-side measurements per (rank, peer)
 };
 
-// Answers from a script: pairs touching a rank in `slow` get 0.02 GB/s, others 2 GB/s; the pair `transient`
-// (initiator rank, peer rank) is slow on its first measurement only, as a pair is when something else briefly
-// runs on its host.
-class ScriptedEngine final : public PairEngine {
- public:
-  ScriptedEngine(CallLog& log, std::set<int> slow, std::pair<int, int> transient = {-1, -1})
-      : log_(log), slow_(std::move(slow)), transient_(transient) {}
-  std::string name() const override { return "scripted"; }
-  void init(Bootstrap& boot, const LauncherEnv&) override { rank_ = boot.rank(); }
-  PairSample measure(int peer, bool initiator, const PairOptions&) override {
+// Link speeds from a script: pairs touching a rank in `slow` get 0.02 GB/s, others 2 GB/s, 30 us each way; the
+// pair `transient` (initiator rank, peer rank) is slow on its first measurement only, as a pair is when something
+// else briefly runs on its host. The pair protocol runs for real over the in-process fake transport.
+FakeWire::Speed scriptedSpeed(CallLog& log, std::set<int> slow, std::pair<int, int> transient) {
+  return [&log, slow = std::move(slow), transient](const FakeLink& l) {
     int nth = 0;
     {
-      std::lock_guard<std::mutex> lock(log_.mu);
-      log_.calls.emplace_back(rank_, peer, initiator);
-      if (initiator) nth = ++log_.measured[{rank_, peer}];
+      std::lock_guard<std::mutex> lock(log.mu);
+      nth = log.measured[transient];
     }
-    if (!initiator) return {};
-    const bool blip = std::make_pair(rank_, peer) == transient_ && nth == 1;
-    const double bw = slow_.count(rank_) || slow_.count(peer) || blip ? 0.02 : 2.0;
-    return PairSample{bw, bw, 30.0, 1, 1};
-  }
-  Json info() const override { return Json::object(); }
+    const bool onTransient = std::minmax(l.from, l.to) == std::minmax(transient.first, transient.second);
+    return slow.count(l.from) || slow.count(l.to) || (onTransient && nth == 1) ? 0.02 : 2.0;
+  };
+}
 
- private:
-  CallLog& log_;
-  std::set<int> slow_;
-  std::pair<int, int> transient_;
-  int rank_ = -1;
-};
+// Records every pair a rank takes part in, as the protocol prepares it.
+FakePairEngine::OnPrepare logPairs(CallLog& log) {
+  return [&log](int rank, int peer, bool initiator) {
+    std::lock_guard<std::mutex> lock(log.mu);
+    log.calls.emplace_back(rank, peer, initiator);
+    if (initiator) ++log.measured[{rank, peer}];
+  };
+}
 
 // Runs the phase on `hosts.size()` thread ranks; returns rank 0's outcome.
 PairsPhase runOnThreads(const std::vector<std::string>& hosts, CallLog& log, const std::set<int>& slow,
                         std::pair<int, int> transient = {-1, -1}) {
   const int n = static_cast<int>(hosts.size());
   auto boots = makeThreadBootstraps(n);
+  FakeWire wire(scriptedSpeed(log, slow, transient), 30e-6);
   std::vector<PairsPhase> out(static_cast<size_t>(n));
   std::vector<std::thread> threads;
   for (int r = 0; r < n; ++r)
     threads.emplace_back([&, r] {
-      ScriptedEngine engine(log, slow, transient);
+      FakePairEngine engine(wire, false, logPairs(log));
       engine.init(*boots[static_cast<size_t>(r)], LauncherEnv{});
       out[static_cast<size_t>(r)] =
           runPairsPhase(engine, *boots[static_cast<size_t>(r)], hosts, PairOptions{}, Thresholds{}, {}, 1);
@@ -125,7 +125,7 @@ TEST(PairDriver, TransientSlowPairIsMeasuredAgainAndPasses) {
   EXPECT_EQ((log.measured[{0, 3}]), 2);
   for (const PairRow& r : p.rows) {
     EXPECT_EQ(r.measurements, r.host_a == "a" && r.host_b == "d" ? 2 : 1);
-    EXPECT_EQ(r.bwGbps(), 2.0);  // the better of the two measurements
+    EXPECT_NEAR(r.bwGbps(), 2.0, 1e-9);  // the better of the two measurements
   }
 }
 
