@@ -31,8 +31,7 @@ struct CallLog {
 class ScriptedEngine final : public PairEngine {
  public:
   ScriptedEngine(CallLog& log, std::set<int> slow, std::pair<int, int> transient = {-1, -1})
-      : log_(log), slow_(std::move(slow)), transient_(transient) {}
-  std::string name() const override { return "scripted"; }
+      : PairEngine("scripted"), log_(log), slow_(std::move(slow)), transient_(transient) {}
   void init(Bootstrap& boot, const LauncherEnv&) override { rank_ = boot.rank(); }
   PairSample measure(int peer, bool initiator, const PairOptions&) override {
     int nth = 0;
