@@ -9,7 +9,6 @@ namespace {
 
 class Broadcast final : public Collective {
  public:
-  std::string name() const override { return "broadcast"; }
   CollKind kind() const override { return CollKind::kBroadcast; }
   bool rooted() const override { return true; }
   Layout layout(size_t count, int, size_t) const override { return {count, count, count, 0, 0}; }

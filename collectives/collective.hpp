@@ -38,10 +38,11 @@ struct CollArgs {
   uint64_t seed = 0;
 };
 
-class Collective {
+/// key() is the registry key ("all_reduce", ...), handed over by the registry (pf::Registered).
+class Collective : public Registered {
  public:
-  virtual ~Collective() = default;
-  virtual std::string name() const = 0;
+  /// The registry key under its old name, for callers not yet moved to key() (cli/sweep_command.cpp).
+  const std::string& name() const { return key(); }
   virtual CollKind kind() const = 0;
   /// True when the op matters (all_reduce, reduce, reduce_scatter).
   virtual bool reduces() const { return false; }

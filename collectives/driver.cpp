@@ -102,7 +102,7 @@ SweepRow measure(Backend& be, Bootstrap& boot, const Point& p, Buffers& b, const
   timeUs /= static_cast<double>(perRank.size());
 
   SweepRow row;
-  row.collective = p.coll.name();
+  row.collective = p.coll.key();
   row.size_bytes = p.sizeBytes;
   row.count = p.layout.paramCount;
   row.dtype = name(p.args.dtype);
@@ -198,7 +198,7 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   validateOptions(opts, coll, n);
 
   Result result;
-  result.key = "sweep." + coll.name();
+  result.key = "sweep." + coll.key();
   result.kind = "sweep";
 
   // Two backend buffers per rank; like nccl-tests, shrink the range rather than fail on a small machine.
@@ -264,11 +264,11 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   result.metrics["peak_busbw_gbps"] = peak;
   result.metrics["out_of_bounds"] = outOfBounds;
   result.metrics["wrong_total"] = opts.checkIters > 0 ? Json(wrongTotal) : Json(nullptr);
-  result.params = {{"collective", coll.name()}, {"ranks", n},  {"min_bytes", opts.minBytes},
+  result.params = {{"collective", coll.key()}, {"ranks", n},  {"min_bytes", opts.minBytes},
                    {"max_bytes", opts.maxBytes}, {"step_factor", opts.stepFactor},
                    {"step_bytes", opts.stepBytes}, {"iters", opts.iters}, {"warmup_iters", opts.warmup},
                    {"check_iters", opts.checkIters}, {"per_iter_timing", opts.perIterTiming},
-                   {"root", coll.rooted() ? opts.root : -1}, {"backend", be.name()}};
+                   {"root", coll.rooted() ? opts.root : -1}, {"backend", be.key()}};
   if (outOfBounds > 0) {
     result.status = Status::kFail;
     result.message = fmt::format("{} wrong elements in {} of {} measurements", wrongTotal, outOfBounds, nrows);

@@ -10,7 +10,6 @@ namespace {
 
 class Reduce final : public Collective {
  public:
-  std::string name() const override { return "reduce"; }
   CollKind kind() const override { return CollKind::kReduce; }
   bool reduces() const override { return true; }
   bool rooted() const override { return true; }

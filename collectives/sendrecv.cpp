@@ -10,7 +10,6 @@ namespace {
 
 class SendRecv final : public Collective {
  public:
-  std::string name() const override { return "sendrecv"; }
   CollKind kind() const override { return CollKind::kSendRecv; }
   Layout layout(size_t count, int, size_t) const override { return {count, count, count, 0, 0}; }
   double algBytes(const Layout& l, int, size_t es) const override { return double(l.paramCount) * es; }

@@ -24,8 +24,6 @@ namespace {
 
 class MpiBackend final : public Backend {
  public:
-  std::string name() const override { return "mpi"; }
-
   void init(Bootstrap& boot, const LauncherEnv&) override {
     auto* mpi = dynamic_cast<MpiBootstrap*>(&boot);
     if (!mpi) throw UsageError("--backend mpi needs the MPI bootstrap; this run was started without MPI");

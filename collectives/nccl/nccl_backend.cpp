@@ -46,8 +46,6 @@ ncclRedOp_t ncclOp(RedOp op) {
 
 class NcclBackend final : public Backend {
  public:
-  std::string name() const override { return "nccl"; }
-
   ~NcclBackend() override {
     if (comm_) ncclCommDestroy(comm_);
     if (start_) PF_CUDA_WARN(cudaEventDestroy(start_));

@@ -13,7 +13,6 @@ namespace {
 class CorruptingBackend final : public Backend {
  public:
   CorruptingBackend() : inner_(Registry<Backend>::instance().create("mpi")) {}
-  std::string name() const override { return "mpi-corrupt"; }
   void init(Bootstrap& boot, const LauncherEnv& env) override {
     inner_->init(boot, env);
     corrupter_ = boot.rank() == boot.size() - 1;

@@ -9,8 +9,7 @@ namespace pf::collectives::testing {
 
 class LoopbackBackend : public Backend {
  public:
-  explicit LoopbackBackend(bool corrupt = false) : corrupt_(corrupt) {}
-  std::string name() const override { return "loopback"; }
+  explicit LoopbackBackend(bool corrupt = false) : Backend("loopback"), corrupt_(corrupt) {}
   void init(Bootstrap&, const LauncherEnv&) override {}
   bool supports(DataType, RedOp) const override { return true; }
   uint64_t memoryAvailable() const override { return 1ull << 34; }
