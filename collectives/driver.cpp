@@ -48,7 +48,6 @@ struct Buffers {
 
 Launch makeLaunch(const Point& p, Buffers& b, bool inPlace) {
   Launch l;
-  l.kind = p.coll.kind();
   l.count = p.layout.paramCount;
   l.dtype = p.args.dtype;
   l.op = p.args.op;
@@ -196,6 +195,9 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   SweepOptions opts = optsIn;
   const int n = boot.size();
   validateOptions(opts, coll, n);
+  // The backend's call for this collective, looked up once; a backend without one says so here, on every
+  // rank alike, before anything is allocated.
+  be.select(coll.key());
 
   Result result;
   result.key = "sweep." + coll.key();

@@ -18,6 +18,8 @@ class CorruptingBackend final : public Backend {
     corrupter_ = boot.rank() == boot.size() - 1;
   }
   bool supports(DataType t, RedOp op) const override { return inner_->supports(t, op); }
+  std::vector<std::string> collectives() const override { return inner_->collectives(); }
+  void select(const std::string& collective) override { inner_->select(collective); }
   uint64_t memoryAvailable() const override { return inner_->memoryAvailable(); }
   void* allocate(size_t bytes) override { return inner_->allocate(bytes); }
   void release(void* p) noexcept override { inner_->release(p); }
