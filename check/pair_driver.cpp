@@ -46,7 +46,7 @@ PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, con
         row.host_b = m.hosts[static_cast<size_t>(partner)];
         row.rank_a = me;
         row.rank_b = peerRank;
-        row.engine = engine.name();
+        row.engine = engine.key();
         row.size_bytes = opts.bwBytes;
         row.lat_size_bytes = opts.latBytes;
         row.bw_a_to_b_gbps = s.bwOutGbps;

@@ -47,10 +47,10 @@ struct PairSample {
   int bwMessagesOut = 0, bwMessagesIn = 0;
 };
 
-class PairEngine {
+/// key() is the registry key ("mpi", "nccl"), handed over by the registry (pf::Registered).
+class PairEngine : public Registered {
  public:
-  virtual ~PairEngine() = default;
-  virtual std::string name() const = 0;
+  using Registered::Registered;  // a test double names itself: ScriptedEngine() : PairEngine("scripted")
   /// Joins the ranks (collective over every rank); called once before any pair.
   virtual void init(Bootstrap& boot, const LauncherEnv& env) = 0;
   /// Library and device description for the result document.

@@ -85,7 +85,7 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
                          const PairOptions& opts, const Thresholds& limits, const std::vector<NodeLinks>& links,
                          int portsUsed, const std::function<void(int, int)>& onRound) {
   PairRun run = runPairs(engine, boot, hostOfRank, opts, onRound);
-  PairsPhase first = analyzePairRun(run, opts, engine.name(), limits, links, portsUsed);
+  PairsPhase first = analyzePairRun(run, opts, engine.key(), limits, links, portsUsed);
   // Confirmation: every pair outside limits (fail or warn) is measured once more and the better of its two
   // measurements counts. A transient (another process on a shared host, a scheduler stall, a burst of someone
   // else's traffic) does not repeat; a slow NIC, cable or port does. Every rank holds the same rows and the analysis is deterministic,
@@ -106,7 +106,7 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
       }
   run.roundSeconds.insert(run.roundSeconds.end(), again.roundSeconds.begin(), again.roundSeconds.end());
   run.seconds += again.seconds;
-  return analyzePairRun(std::move(run), opts, engine.name(), limits, links, portsUsed);
+  return analyzePairRun(std::move(run), opts, engine.key(), limits, links, portsUsed);
 }
 
 }  // namespace pf::check

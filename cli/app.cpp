@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   auto& registry = Registry<Command>::instance();
   for (const std::string& key : registry.keys()) {
     auto cmd = registry.create(key);
-    CLI::App* sub = app.add_subcommand(cmd->name(), cmd->summary());
+    CLI::App* sub = app.add_subcommand(cmd->key(), cmd->summary());
     cmd->setup(*sub);
     commands[sub] = std::move(cmd);
   }
@@ -51,10 +51,10 @@ int main(int argc, char** argv) {
     try {
       return cmd->run(inv);
     } catch (const Error& e) {
-      std::cerr << "preflight " << cmd->name() << ": " << e.what() << std::endl;
+      std::cerr << "preflight " << cmd->key() << ": " << e.what() << std::endl;
       return static_cast<int>(e.code());
     } catch (const std::exception& e) {
-      std::cerr << "preflight " << cmd->name() << ": internal error: " << e.what() << std::endl;
+      std::cerr << "preflight " << cmd->key() << ": internal error: " << e.what() << std::endl;
       return static_cast<int>(ExitCode::kRuntime);
     }
   }

@@ -37,7 +37,6 @@ using check::PairEngine;
 
 class CheckCommand final : public Command {
  public:
-  std::string name() const override { return "check"; }
   std::string summary() const override {
     return "pre-flight gate: probes, a quick all-reduce, the node-pair matrix and a verdict (exit 0 pass, 1 fail)";
   }

@@ -20,10 +20,9 @@ struct Invocation {
   char*** argv;
 };
 
-class Command {
+/// key() is the subcommand's name, handed over by the registry (pf::Registered).
+class Command : public Registered {
  public:
-  virtual ~Command() = default;
-  virtual std::string name() const = 0;
   /// One line for `preflight --help`.
   virtual std::string summary() const = 0;
   /// Declares the options on `app` (the subcommand); values are bound to members.

@@ -26,7 +26,6 @@ namespace {
 
 class DoctorCommand final : public Command {
  public:
-  std::string name() const override { return "doctor"; }
   std::string summary() const override { return "diagnose NCCL / distributed-training failures from their logs"; }
 
   void setup(CLI::App& app) override {

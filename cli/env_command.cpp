@@ -24,7 +24,6 @@ namespace {
 
 class EnvCommand final : public Command {
  public:
-  std::string name() const override { return "env"; }
   std::string summary() const override {
     return "show the launcher environment normalised (rank, node, master) and check it against the node";
   }

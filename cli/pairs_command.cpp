@@ -30,7 +30,6 @@ using check::PairEngine;
 
 class PairsCommand final : public Command {
  public:
-  std::string name() const override { return "pairs"; }
   std::string summary() const override {
     return "node-pair bandwidth/latency matrix in tournament rounds; names the slow node or link";
   }

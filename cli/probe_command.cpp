@@ -27,7 +27,6 @@ using probes::Probe;
 
 class ProbeCommand final : public Command {
  public:
-  std::string name() const override { return "probe"; }
   std::string summary() const override {
     return "check this node's (or every node's) NICs, GPUs, InfiniBand, EFA, NCCL variables and limits";
   }

@@ -15,7 +15,6 @@ namespace {
 
 class ReportCommand final : public Command {
  public:
-  std::string name() const override { return "report"; }
   std::string summary() const override { return "render a saved result document as a table, CSV, JSON, ..."; }
 
   void setup(CLI::App& app) override {

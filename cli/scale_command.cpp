@@ -28,7 +28,6 @@ namespace {
 
 class ScaleCommand final : public Command {
  public:
-  std::string name() const override { return "scale"; }
   std::string summary() const override {
     return "data-parallel training benchmark: efficiency per world size, exposed communication, predictions";
   }

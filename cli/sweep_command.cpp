@@ -29,7 +29,6 @@ using collectives::Collective;
 
 class SweepCommand final : public Command {
  public:
-  std::string name() const override { return "sweep"; }
   std::string summary() const override {
     return "collective bandwidth/latency sweep (all_reduce, all_gather, ...), nccl-tests compatible";
   }
@@ -135,7 +134,7 @@ class SweepCommand final : public Command {
       // Progress only for runs long enough to wonder about, and at most every 2 s.
       if (progressClock.seconds() < 3 || sinceLast.seconds() < 2 || done == total) return;
       sinceLast.reset();
-      std::cerr << fmt::format("[preflight] sweep {}: {}/{} sizes done ({:.0f}%), {:.0f} s elapsed", coll.name(),
+      std::cerr << fmt::format("[preflight] sweep {}: {}/{} sizes done ({:.0f}%), {:.0f} s elapsed", coll.key(),
                                done, total, 100.0 * done / total, progressClock.seconds())
                 << std::endl;
     };

@@ -5,8 +5,9 @@
 // buffers and MPI collectives; the NCCL backend uses device buffers and NCCL on a CUDA stream. The sweep
 // driver is written against this interface only.
 //
-// Contract: launch() enqueues one operation (it may return before the operation finishes, as NCCL does);
-// complete() waits for everything enqueued. timeOne() measures a single operation as precisely as the backend
+// Contract: select() picks, once per sweep, the collective that launch() runs, from the backend's call table
+// (call_table.hpp); launch() enqueues one operation (it may return before the operation finishes, as NCCL
+// does); complete() waits for everything enqueued. timeOne() measures a single operation as precisely as the backend
 // can (host clock for MPI, CUDA events for NCCL). Errors are thrown as pf::Error subclasses.
 #pragma once
 
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "collective.hpp"
 #include "pf/bootstrap.hpp"
@@ -23,9 +25,8 @@
 
 namespace pf::collectives {
 
-/// One operation to launch.
+/// One operation of the selected collective, to launch.
 struct Launch {
-  CollKind kind = CollKind::kAllReduce;
   const void* send = nullptr;
   void* recv = nullptr;
   size_t count = 0;  ///< Layout::paramCount
@@ -35,16 +36,22 @@ struct Launch {
   bool inPlace = false;
 };
 
-class Backend {
+/// key() is the registry key ("mpi", "nccl"), handed over by the registry (pf::Registered).
+class Backend : public Registered {
  public:
-  virtual ~Backend() = default;
-  virtual std::string name() const = 0;
+  using Registered::Registered;  // a test double names itself: LoopbackBackend() : Backend("loopback")
   /// Joins the ranks described by `boot`; called once before anything else.
   /// @param boot the control plane (rank, size, broadcast of an NCCL unique id)
   /// @param env  the launcher's view (local rank picks the GPU)
   virtual void init(Bootstrap& boot, const LauncherEnv& env) = 0;
   /// Whether this backend can run `t` with `op` (e.g. NCCL has no avg before 2.10).
   virtual bool supports(DataType t, RedOp op) const = 0;
+  /// Registry keys of the collectives this backend has a call for (its call table), sorted.
+  virtual std::vector<std::string> collectives() const = 0;
+  /// Looks up the call that launch() makes from now on, so that a launch costs what the library call costs.
+  /// @param collective a Collective::key()
+  /// @throws UsageError when this backend has no call for `collective`
+  virtual void select(const std::string& collective) = 0;
   /// Bytes the backend can allocate for buffers (host memory or GPU memory).
   virtual uint64_t memoryAvailable() const = 0;
   virtual void* allocate(size_t bytes) = 0;

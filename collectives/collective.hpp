@@ -3,8 +3,10 @@
 //
 // A collective descriptor: how a requested size becomes element counts, the bytes that algbw divides by, the
 // bus-bandwidth factor (nccl-tests' <coll>GetBw, reference/nccl.md 1.4) and the exact expected output.
-// One descriptor per file; each registers itself with PF_REGISTER_COLLECTIVE. The size x type x op x
-// iteration loop lives once, in driver.cpp.
+// One descriptor per file, descriptors/<key>.cpp, picked up by CMake without an edit; each registers itself
+// with PF_REGISTER_COLLECTIVE, and that registration is the only place its key is written. How a backend runs
+// it is that backend's business: one entry per collective in the backend's call table (call_table.hpp). The
+// size x type x op x iteration loop lives once, in driver.cpp.
 #pragma once
 
 #include <cstddef>
@@ -15,8 +17,6 @@
 #include "pf/registry.hpp"
 
 namespace pf::collectives {
-
-enum class CollKind { kAllReduce, kAllGather, kReduceScatter, kBroadcast, kReduce, kAllToAll, kSendRecv };
 
 /// Element counts for one size, as nccl-tests' <coll>GetCollByteCount computes them.
 struct Layout {
@@ -38,11 +38,10 @@ struct CollArgs {
   uint64_t seed = 0;
 };
 
-class Collective {
+/// key() is the registry key ("all_reduce", ...), handed over by the registry (pf::Registered).
+class Collective : public Registered {
  public:
-  virtual ~Collective() = default;
-  virtual std::string name() const = 0;
-  virtual CollKind kind() const = 0;
+  using Registered::Registered;  // a test double names itself: Gather() : Collective("gather")
   /// True when the op matters (all_reduce, reduce, reduce_scatter).
   virtual bool reduces() const { return false; }
   /// True when the root matters and is printed (broadcast, reduce).

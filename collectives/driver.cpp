@@ -48,7 +48,6 @@ struct Buffers {
 
 Launch makeLaunch(const Point& p, Buffers& b, bool inPlace) {
   Launch l;
-  l.kind = p.coll.kind();
   l.count = p.layout.paramCount;
   l.dtype = p.args.dtype;
   l.op = p.args.op;
@@ -102,7 +101,7 @@ SweepRow measure(Backend& be, Bootstrap& boot, const Point& p, Buffers& b, const
   timeUs /= static_cast<double>(perRank.size());
 
   SweepRow row;
-  row.collective = p.coll.name();
+  row.collective = p.coll.key();
   row.size_bytes = p.sizeBytes;
   row.count = p.layout.paramCount;
   row.dtype = name(p.args.dtype);
@@ -196,9 +195,12 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   SweepOptions opts = optsIn;
   const int n = boot.size();
   validateOptions(opts, coll, n);
+  // The backend's call for this collective, looked up once; a backend without one says so here, on every
+  // rank alike, before anything is allocated.
+  be.select(coll.key());
 
   Result result;
-  result.key = "sweep." + coll.name();
+  result.key = "sweep." + coll.key();
   result.kind = Kind::kSweep;
 
   // Two backend buffers per rank; like nccl-tests, shrink the range rather than fail on a small machine.
@@ -222,12 +224,12 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
         combos.emplace_back(t, op);
       else
         result.evidence.push_back(
-            {fmt::format("{} {} skipped", name(t), name(op)), "not supported by the backend", "", be.name()});
+            {fmt::format("{} {} skipped", name(t), name(op)), "not supported by the backend", "", be.key()});
     }
   }
   SweepParams params;
-  params.collective = coll.name();
-  params.backend = be.name();
+  params.collective = coll.key();
+  params.backend = be.key();
   params.ranks = n;
   params.min_bytes = opts.minBytes;
   params.max_bytes = opts.maxBytes;

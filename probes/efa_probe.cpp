@@ -94,7 +94,6 @@ void checkPlugin(const SystemView& sys, Result& r, Findings& f) {
 
 class EfaProbe final : public Probe {
  public:
-  std::string name() const override { return "efa"; }
   std::string description() const override {
     return "AWS EFA devices, RDMA read vs FI_EFA_USE_DEVICE_RDMA, FI_PROVIDER, installer, aws-ofi-nccl, memlock";
   }

@@ -53,7 +53,6 @@ void addRuntime(Json& row, const RuntimeGpu& g, Findings& f) {
 
 class GpuProbe final : public Probe {
  public:
-  std::string name() const override { return "gpu"; }
   std::string description() const override {
     return "NVIDIA GPUs: count, model, driver/CUDA versions, memory, ECC, PCIe link, NUMA, persistence";
   }

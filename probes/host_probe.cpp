@@ -160,7 +160,6 @@ void checkRemoveIpc(const SystemView& sys, Result& r, Findings& f) {
 
 class HostProbe final : public Probe {
  public:
-  std::string name() const override { return "host"; }
   std::string description() const override {
     return "CPU, NUMA, kernel, memory; memlock, open files, stack limits; /dev/shm; systemd RemoveIPC";
   }

@@ -107,7 +107,6 @@ void compareWithVerbs(std::vector<IbDevice>& devs, Result& r, Findings& f) {
 
 class IbProbe final : public Probe {
  public:
-  std::string name() const override { return "ib"; }
   std::string description() const override {
     return "InfiniBand/RoCE ports, rates, GIDs, ib_uverbs; NCCL_IB_HCA and NCCL_IB_GID_INDEX against them";
   }

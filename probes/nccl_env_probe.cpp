@@ -119,7 +119,6 @@ void checkPlugin(const SystemView& sys, const NcclSettings& s, Result& r, Findin
 
 class NcclProbe final : public Probe {
  public:
-  std::string name() const override { return "nccl"; }
   std::string description() const override {
     return "NCCL library version and net plugin; NCCL_* variables and nccl.conf checked against NCCL's rules";
   }

@@ -127,7 +127,6 @@ Json bootstrapSubnet(const IfSelection& sel, const std::vector<NetInterface>& if
 
 class NetProbe final : public Probe {
  public:
-  std::string name() const override { return "net"; }
   std::string description() const override {
     return "interfaces, MTU, addresses; the interfaces NCCL_SOCKET_IFNAME / NCCL_OOB_NET_IFNAME select";
   }

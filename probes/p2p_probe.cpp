@@ -39,7 +39,6 @@ std::string nvlinkPath(const RuntimeGpu& a, const RuntimeGpu& b, const std::vect
 
 class P2pProbe final : public Probe {
  public:
-  std::string name() const override { return "p2p"; }
   std::string description() const override {
     return "GPU pairs: path (NVLink, PCIe switch, host bridge, socket), peer access, copy bandwidth; host<->GPU";
   }

@@ -25,10 +25,9 @@ struct ProbeOptions {
   bool quick = false;   ///< skip measurements that take more than ~100 ms (p2p copy bandwidth)
 };
 
-class Probe {
+/// key() is the registry key ("net", "ib", ...), handed over by the registry (pf::Registered).
+class Probe : public Registered {
  public:
-  virtual ~Probe() = default;
-  virtual std::string name() const = 0;         ///< "net", "ib", ...
   virtual std::string description() const = 0;  ///< one line for `preflight probe --list`
   /// Runs the probe. Must not throw for anything the node can present; the runner turns a stray
   /// exception into an `error` result so one probe never hides the others.

@@ -38,7 +38,6 @@ const IbDevice* rdmaFor(const RdmaStack& s, const std::string& bdf) {
 
 class SriovProbe final : public Probe {
  public:
-  std::string name() const override { return "sriov"; }
   std::string description() const override {
     return "SR-IOV physical and virtual NIC functions; whether the NICs NCCL would use are VFs (Azure IB VFs)";
   }

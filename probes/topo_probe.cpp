@@ -18,7 +18,6 @@ namespace {
 
 class TopoProbe final : public Probe {
  public:
-  std::string name() const override { return "topo"; }
   std::string description() const override {
     return "nearest RDMA NIC and local CPU cores per GPU (PCI ancestry, NUMA); warns on cross-socket GPU-NIC pairs";
   }

@@ -40,7 +40,6 @@ std::unique_ptr<Reporter> makeReporter(const std::string& format, const ReportOp
   if (!r)
     throw UsageError(fmt::format("unknown output format '{}': use one of {}", format,
                                  fmt::join(reporterFormats(), ", ")));
-  r->format_ = format;
   r->options_ = options;
   return r;
 }

@@ -51,12 +51,9 @@ class Output {
   std::string path_, buffer_;
 };
 
-class Reporter {
+/// key() is the format name as given to --format ("table", "json", ...), handed over by the registry.
+class Reporter : public Registered {
  public:
-  virtual ~Reporter() = default;
-  /// The format name as given to --format ("table", "json", ...): the registry key.
-  const std::string& format() const { return format_; }
-
   virtual void begin(const Context& /*context*/, Output& /*out*/) {}
   virtual void rows(const Result& /*running*/, std::size_t /*first*/, Output& /*out*/) {}
   virtual void result(const Result& /*finished*/, Output& /*out*/) {}
@@ -67,7 +64,6 @@ class Reporter {
 
  private:
   friend std::unique_ptr<Reporter> makeReporter(const std::string& format, const ReportOptions& options);
-  std::string format_;
   ReportOptions options_;
 };
 

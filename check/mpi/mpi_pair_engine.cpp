@@ -28,7 +28,6 @@ class MpiPairEngine final : public PairEngine {
     MPI_Finalized(&finalized);
     if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
   }
-  std::string name() const override { return "mpi"; }
 
   void init(Bootstrap& boot, const LauncherEnv&) override {
     auto* mpi = dynamic_cast<MpiBootstrap*>(&boot);

@@ -38,7 +38,6 @@ class NcclPairEngine final : public PairEngine {
     if (ctl_) PF_CUDA_WARN(cudaFree(ctl_));
     if (stream_) PF_CUDA_WARN(cudaStreamDestroy(stream_));
   }
-  std::string name() const override { return "nccl"; }
 
   void init(Bootstrap& boot, const LauncherEnv& env) override {
     // Leaders in rank order; a world rank's index among them is its NCCL rank.

@@ -4,14 +4,17 @@
 // The NCCL backend: device buffers, NCCL collectives on one CUDA stream, one GPU per rank chosen by the local
 // rank. The NCCL unique id travels over the Bootstrap (MPI in practice), as nccl-tests does with MPI_Bcast.
 // Launches are asynchronous; complete() waits for the stream while polling ncclCommGetAsyncError, so an
-// asynchronous NCCL failure (a dead peer, a network error) surfaces as an error instead of a hang.
+// asynchronous NCCL failure (a dead peer, a network error) surfaces as an error instead of a hang. The NCCL
+// call for each collective is in nccl_calls.cpp.
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 #include <nccl.h>
 
 #include <string>
+#include <vector>
 
 #include "../backend.hpp"
+#include "nccl_calls.hpp"
 #include "nccl_check.hpp"
 #include "pf/cuda_check.hpp"
 
@@ -46,8 +49,6 @@ ncclRedOp_t ncclOp(RedOp op) {
 
 class NcclBackend final : public Backend {
  public:
-  std::string name() const override { return "nccl"; }
-
   ~NcclBackend() override {
     if (comm_) ncclCommDestroy(comm_);
     if (start_) PF_CUDA_WARN(cudaEventDestroy(start_));
@@ -74,6 +75,10 @@ class NcclBackend final : public Backend {
   }
 
   bool supports(DataType, RedOp) const override { return true; }  // avg and bfloat16 need NCCL >= 2.10
+  std::vector<std::string> collectives() const override { return CallTable<NcclCall>::instance().keys(); }
+  void select(const std::string& collective) override {
+    call_ = &CallTable<NcclCall>::instance().get(collective, key());
+  }
 
   uint64_t memoryAvailable() const override {
     size_t freeBytes = 0, totalBytes = 0;
@@ -95,35 +100,8 @@ class NcclBackend final : public Backend {
   }
 
   void launch(const Launch& l) override {
-    ncclDataType_t t = ncclType(l.dtype);
-    ncclRedOp_t op = ncclOp(l.op);
-    size_t es = sizeOf(l.dtype);
-    switch (l.kind) {
-      case CollKind::kAllReduce: PF_NCCL_CHECK(ncclAllReduce(l.send, l.recv, l.count, t, op, comm_, stream_)); break;
-      case CollKind::kAllGather: PF_NCCL_CHECK(ncclAllGather(l.send, l.recv, l.count, t, comm_, stream_)); break;
-      case CollKind::kReduceScatter:
-        PF_NCCL_CHECK(ncclReduceScatter(l.send, l.recv, l.count, t, op, comm_, stream_));
-        break;
-      case CollKind::kBroadcast:
-        PF_NCCL_CHECK(ncclBroadcast(l.send, l.recv, l.count, t, l.root, comm_, stream_));
-        break;
-      case CollKind::kReduce: PF_NCCL_CHECK(ncclReduce(l.send, l.recv, l.count, t, op, l.root, comm_, stream_)); break;
-      case CollKind::kAllToAll:
-        // Grouped point-to-point, the form nccl-tests' alltoall uses and every NCCL since 2.7 supports.
-        PF_NCCL_CHECK(ncclGroupStart());
-        for (int r = 0; r < size_; ++r) {
-          PF_NCCL_CHECK(ncclSend(static_cast<const char*>(l.send) + r * l.count * es, l.count, t, r, comm_, stream_));
-          PF_NCCL_CHECK(ncclRecv(static_cast<char*>(l.recv) + r * l.count * es, l.count, t, r, comm_, stream_));
-        }
-        PF_NCCL_CHECK(ncclGroupEnd());
-        break;
-      case CollKind::kSendRecv:
-        PF_NCCL_CHECK(ncclGroupStart());
-        PF_NCCL_CHECK(ncclSend(l.send, l.count, t, (rank_ + 1) % size_, comm_, stream_));
-        PF_NCCL_CHECK(ncclRecv(l.recv, l.count, t, (rank_ + size_ - 1) % size_, comm_, stream_));
-        PF_NCCL_CHECK(ncclGroupEnd());
-        break;
-    }
+    PF_CHECK(call_ != nullptr) << "launch before select()";
+    call_->run(NcclArgs{l, comm_, stream_, rank_, size_, ncclType(l.dtype), ncclOp(l.op), sizeOf(l.dtype)});
   }
 
   void complete() override { waitNcclStream(stream_, comm_); }
@@ -163,6 +141,7 @@ class NcclBackend final : public Backend {
   cudaStream_t stream_ = nullptr;
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   int device_ = 0, rank_ = 0, size_ = 1;
+  const NcclCall* call_ = nullptr;  // from select(): the selected collective's entry in nccl_calls.cpp
 };
 
 PF_REGISTER_BACKEND(NcclBackend, "nccl");

@@ -13,12 +13,13 @@ namespace {
 class CorruptingBackend final : public Backend {
  public:
   CorruptingBackend() : inner_(Registry<Backend>::instance().create("mpi")) {}
-  std::string name() const override { return "mpi-corrupt"; }
   void init(Bootstrap& boot, const LauncherEnv& env) override {
     inner_->init(boot, env);
     corrupter_ = boot.rank() == boot.size() - 1;
   }
   bool supports(DataType t, RedOp op) const override { return inner_->supports(t, op); }
+  std::vector<std::string> collectives() const override { return inner_->collectives(); }
+  void select(const std::string& collective) override { inner_->select(collective); }
   uint64_t memoryAvailable() const override { return inner_->memoryAvailable(); }
   void* allocate(size_t bytes) override { return inner_->allocate(bytes); }
   void release(void* p) noexcept override { inner_->release(p); }

@@ -5,15 +5,44 @@
 // static registrar, so adding one is adding a file. The table is a function-local static (initialised on
 // first use), which makes registration safe during static initialisation in any order. Libraries holding
 // registrars are built as CMake OBJECT libraries so the linker cannot drop them.
+//
+// The key is written once, in the registration: a base that derives from pf::Registered gets it back from
+// key() on every object the registry creates, so no class repeats its own key in a name() override. Deriving
+// from Registered is opt-in; a base that does not (the CLI's Command, the Reporter) registers and creates
+// exactly as before.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace pf {
+
+template <typename Base>
+class Registry;
+
+/// Base for registered types that know their registry key. Registry::create hands the key over after
+/// construction, so a registered class needs no constructor for it.
+class Registered {
+ public:
+  virtual ~Registered() = default;
+  /// The key this object was created under (PF_REGISTER's `key`); for an object made outside the registry,
+  /// the key given to the constructor, or empty.
+  const std::string& key() const { return key_; }
+
+ protected:
+  Registered() = default;
+  /// For objects made outside the registry (test doubles), which name themselves.
+  explicit Registered(std::string key) : key_(std::move(key)) {}
+
+ private:
+  template <typename>
+  friend class Registry;
+  std::string key_;
+};
 
 template <typename Base>
 class Registry {
@@ -28,10 +57,15 @@ class Registry {
   /// Adds a factory under `key`; a later registration of the same key replaces the earlier one.
   void add(const std::string& key, Factory factory) { factories_[key] = std::move(factory); }
 
-  /// Creates the entry named `key`, or nullptr when none is registered.
+  /// Creates the entry named `key`, or nullptr when none is registered. A Registered object gets `key`.
   std::unique_ptr<Base> create(const std::string& key) const {
     auto it = factories_.find(key);
-    return it == factories_.end() ? nullptr : it->second();
+    if (it == factories_.end()) return nullptr;
+    std::unique_ptr<Base> obj = it->second();
+    if constexpr (std::is_base_of_v<Registered, Base>) {
+      if (obj) static_cast<Registered&>(*obj).key_ = key;
+    }
+    return obj;
   }
 
   bool contains(const std::string& key) const { return factories_.count(key) != 0; }

@@ -79,9 +79,8 @@ class FakePairEngine final : public PairEngine {
 
   /// @param ack the engine's sendCompletesBeforeDelivery() (true: as MPI) @param onPrepare sees every pair
   explicit FakePairEngine(FakeWire& wire, bool ack = false, OnPrepare onPrepare = {})
-      : wire_(wire), ack_(ack), onPrepare_(std::move(onPrepare)) {}
+      : PairEngine("fake"), wire_(wire), ack_(ack), onPrepare_(std::move(onPrepare)) {}
 
-  std::string name() const override { return "fake"; }
   void init(Bootstrap& boot, const LauncherEnv&) override { rank_ = boot.rank(); }
   Json info() const override { return Json::object(); }
 

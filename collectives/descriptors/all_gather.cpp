@@ -10,8 +10,6 @@ namespace {
 
 class AllGather final : public Collective {
  public:
-  std::string name() const override { return "all_gather"; }
-  CollKind kind() const override { return CollKind::kAllGather; }
   Layout layout(size_t count, int n, size_t es) const override {
     size_t base = splitCount(count, n, es);
     // In place, rank r's input already sits in its slot of the output: send = recv + r*base.

@@ -10,8 +10,6 @@ namespace {
 
 class ReduceScatter final : public Collective {
  public:
-  std::string name() const override { return "reduce_scatter"; }
-  CollKind kind() const override { return CollKind::kReduceScatter; }
   bool reduces() const override { return true; }
   Layout layout(size_t count, int n, size_t es) const override {
     size_t base = splitCount(count, n, es);

@@ -10,8 +10,6 @@ namespace {
 
 class AllToAll final : public Collective {
  public:
-  std::string name() const override { return "alltoall"; }
-  CollKind kind() const override { return CollKind::kAllToAll; }
   Layout layout(size_t count, int n, size_t es) const override {
     size_t base = splitCount(count, n, es);
     return {base * n, base * n, base, 0, 0};

@@ -10,8 +10,6 @@ namespace {
 
 class AllReduce final : public Collective {
  public:
-  std::string name() const override { return "all_reduce"; }
-  CollKind kind() const override { return CollKind::kAllReduce; }
   bool reduces() const override { return true; }
   Layout layout(size_t count, int, size_t) const override { return {count, count, count, 0, 0}; }
   double algBytes(const Layout& l, int, size_t es) const override { return double(l.paramCount) * es; }
