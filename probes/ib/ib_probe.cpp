@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <map>
 
-#include "ib_devices.hpp"
-#include "ib_gid_check.hpp"
-#include "ib_hca_filter.hpp"
-#include "nccl_conf.hpp"
-#include "nccl_library.hpp"
+#include "ib/ib_devices.hpp"
+#include "ib/ib_gid_check.hpp"
+#include "ib/ib_hca_filter.hpp"
+#include "nccl/nccl_conf.hpp"
+#include "nccl/nccl_library.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 #include "rdma_library.hpp"

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ib_devices.hpp"
+#include "ib/ib_devices.hpp"
 #include "probe_util.hpp"
 
 namespace pf::probes {
