@@ -45,7 +45,7 @@ std::string ncclTableHeader(const Json& p, const Json& devices, const std::strin
                      d.value("pid", 0), d.value("host", std::string("?")), d.value("device", std::string("-")),
                      d.value("pci_bus_id", std::string("host")), d.value("device_name", std::string("")));
   }
-  // Widths reproduce util.cu's header byte for byte (reference/nccl.md 1.6), trailing spaces included.
+  // Widths reproduce util.cu's header byte for byte (nccl-tests src/util.cu), trailing spaces included.
   std::string extraNames, extraUnits;
   if (iterColumns) {
     extraNames = fmt::format("  {:>7}  {:>7}  {:>5}", "i_p50", "i_p99", "skew");

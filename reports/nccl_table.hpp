@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The nccl-tests text table (util.cu's layout, reference/nccl.md 1.6): the same header lines, columns, widths
+// The nccl-tests text table (nccl-tests src/util.cu's layout): the same header lines, columns, widths
 // and footer, so scripts that parse all_reduce_perf output parse ours. Used both while a sweep runs (rows
 // streamed as they are measured) and by the table reporter on a saved document.
 #pragma once

@@ -66,7 +66,8 @@ void checkPorts(const std::vector<DevicePort>& sel, bool userSet, Findings& f) {
     }
   }
   // RoCE MTU follows each netdev's MTU; NCCL uses the smaller of the two ends, so one 1500-byte port drags down
-  // every connection that lands on it (../shared/reference/nccl.md 3.7, "the same MTU end-to-end").
+  // every connection that lands on it (NCCL User Guide, "Troubleshooting", RoCE:
+  // docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html).
   std::map<int, std::vector<std::string>> mtus;
   for (const auto& [d, p] : sel)
     if (p->active() && p->linkLayer == "Ethernet" && p->activeMtu) mtus[*p->activeMtu].push_back(d->name);

@@ -3,7 +3,7 @@
 //
 // One measured row of a collective sweep: one size, data type, op and placement (out-of-place or in-place).
 // nccl-tests prints both placements on one line; here each placement is its own row so that tools can filter
-// on `placement`. The numbers mean exactly what nccl-tests' columns mean (reference/nccl.md 1.4).
+// on `placement`. The numbers mean exactly what nccl-tests' columns mean (nccl-tests' doc/PERFORMANCE.md).
 #pragma once
 
 #include <cstdint>
