@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# File-size discipline (STYLE.md section 9): no source file past the hard cap of 800 lines; files past the
+# File-size discipline (docs/developing.md): no source file past the hard cap of 800 lines; files past the
 # soft cap of 400 are listed as a nudge to split.
 set -euo pipefail
 cd "$(dirname "$0")/.."

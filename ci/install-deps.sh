@@ -6,6 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  clang-format                        # ci/check_format.sh (Debian 12: clang-format 14)
   openmpi-bin libopenmpi-dev          # launcher and host collectives
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev

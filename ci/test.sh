@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The whole test command: install what is missing, build, run every test that this machine can run.
+# The whole test command: install what is missing, check file sizes and formatting (.clang-format), build,
+# run every test that this machine can run.
 # GPU tests skip with a reason where no GPU is present; cluster tests need root (network namespaces).
+# The build treats warnings as errors (PF_WERROR) so a new warning fails CI, not a later reader.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
 bash ci/check_file_sizes.sh
-bash ci/build.sh
+bash ci/check_format.sh
+bash ci/build.sh -DPF_WERROR=ON
 cd "${BUILD_DIR:-build}"
 ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@"

@@ -36,3 +36,26 @@ if(PF_HAVE_CUDA AND NOT PF_WITH_NCCL STREQUAL "OFF")
   find_package(NCCL QUIET)
 endif()
 pf_resolve(NCCL NCCL_FOUND "Install NCCL (libnccl-dev) or set NCCL_ROOT; NCCL needs CUDA.")
+
+# --- libibverbs (ib probe's ibv_query_port cross-check; libefa for the efa probe's RDMA-read answer) ----------
+if(NOT PF_WITH_VERBS STREQUAL "OFF")
+  find_package(IBVerbs QUIET)
+endif()
+pf_resolve(VERBS IBVerbs_FOUND "Install rdma-core's headers: apt-get install libibverbs-dev, or set IBVERBS_ROOT.")
+
+# --- libfabric (efa probe's fi_getinfo) ----------------------------------------------------------------------
+if(NOT PF_WITH_LIBFABRIC STREQUAL "OFF")
+  find_package(Libfabric QUIET)
+endif()
+pf_resolve(LIBFABRIC Libfabric_FOUND "Install libfabric: apt-get install libfabric-dev, or set LIBFABRIC_ROOT.")
+
+# --- OpenBLAS (the CPU trainer behind `preflight scale`) -----------------------------------------------------
+if(NOT PF_WITH_OPENBLAS STREQUAL "OFF")
+  find_package(OpenBLAS QUIET)
+endif()
+pf_resolve(OPENBLAS OpenBLAS_FOUND "Install OpenBLAS: apt-get install libopenblas-dev, or set OPENBLAS_ROOT.")
+if(PF_WITH_OPENBLAS STREQUAL "OFF")
+  pf_not_built("preflight scale" "PF_WITH_OPENBLAS=OFF")
+elseif(NOT PF_HAVE_OPENBLAS)
+  pf_not_built("preflight scale" "OpenBLAS not found: apt-get install libopenblas-dev")
+endif()

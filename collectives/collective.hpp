@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // A collective descriptor: how a requested size becomes element counts, the bytes that algbw divides by, the
-// bus-bandwidth factor (nccl-tests' <coll>GetBw, reference/nccl.md 1.4) and the exact expected output.
+// bus-bandwidth factor (nccl-tests' <coll>GetBw in src/*.cu, doc/PERFORMANCE.md) and the exact expected output.
 // One descriptor per file, descriptors/<key>.cpp, picked up by CMake without an edit; each registers itself
 // with PF_REGISTER_COLLECTIVE, and that registration is the only place its key is written. How a backend runs
 // it is that backend's business: one entry per collective in the backend's call table (call_table.hpp). The

@@ -3,7 +3,7 @@
 //
 // The capacity-planning model. An all-reduce of S bytes over n ranks costs, with a per-message latency
 // alpha and a per-byte time beta (Thakur, Rabenseifner & Gropp 2005; NCCL's PERFORMANCE.md for the ring
-// factor 2(n-1)/n, see reference/nccl.md 1.4):
+// factor 2(n-1)/n, see nccl-tests' doc/PERFORMANCE.md):
 //   ring: T = 2(n-1) alpha + 2(n-1)/n S beta
 //   tree: T = 2 log2(n) alpha + 2 S beta   (reduce then broadcast, pipelined)
 // A sweep measured at p ranks gives t(S) ~ a + b S per size range; a least-squares fit of (a, b) is turned

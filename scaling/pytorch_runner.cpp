@@ -122,7 +122,7 @@ Json runPytorchWorldSize(const ScaleOptions& opt, int n, const std::string& pyth
   const int smallest = *std::min_element(opt.ranks.begin(), opt.ranks.end());
   if (opt.strong) spec.batchPerRank = opt.trainer.batchPerRank * smallest / n;
   // torchrun on Python 3.11 as Debian packages it fails without --redirects/--tee/--log_dir
-  // (reference/this-machine.md); --standalone picks a free rendezvous port, so runs do not collide.
+  // (docs/scale.md); --standalone picks a free rendezvous port, so runs do not collide.
   char tmpl[] = "/tmp/pf_ddp_XXXXXX";
   const char* made = mkdtemp(tmpl);
   if (!made) throw SystemError("--framework pytorch: cannot create a log directory under /tmp");

@@ -1,13 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # libfabric for the efa probe's live check (fi_getinfo, provider efa); a stand-in without it.
-find_path(PF_FABRIC_INC rdma/fabric.h)
-find_library(PF_FABRIC_LIB fabric)
-if(PF_FABRIC_INC AND PF_FABRIC_LIB)
+# PF_WITH_LIBFABRIC (cmake/PfFindBackends.cmake) decides; Libfabric::fabric comes from cmake/FindLibfabric.cmake.
+if(PF_HAVE_LIBFABRIC)
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/fabric_query.cpp)
-  target_include_directories(pf_probes PRIVATE ${PF_FABRIC_INC})
-  target_link_libraries(pf_probes PUBLIC ${PF_FABRIC_LIB})
-  message(STATUS "probes: libfabric found, the efa probe asks fi_getinfo")
+  target_link_libraries(pf_probes PUBLIC Libfabric::fabric)
 else()
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/fabric_query_absent.cpp)
-  message(STATUS "probes: libfabric not found (apt-get install libfabric-dev); the efa probe reads sysfs only")
 endif()

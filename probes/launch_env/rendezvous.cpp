@@ -17,7 +17,7 @@
 #include <cstring>
 #include <set>
 
-#include "net_interfaces.hpp"
+#include "net/net_interfaces.hpp"
 #include "probe.hpp"
 
 namespace pf::probes {

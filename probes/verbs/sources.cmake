@@ -1,21 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 # libibverbs for the ib probe's live cross-check (ibv_query_port beside sysfs); a stand-in without it.
-find_path(PF_VERBS_INC infiniband/verbs.h)
-find_library(PF_VERBS_LIB ibverbs)
-if(PF_VERBS_INC AND PF_VERBS_LIB)
+# PF_WITH_VERBS (cmake/PfFindBackends.cmake) decides; IBVerbs::ibverbs and IBVerbs::efa come from
+# cmake/FindIBVerbs.cmake.
+if(PF_HAVE_VERBS)
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/verbs_query.cpp)
-  target_include_directories(pf_probes PRIVATE ${PF_VERBS_INC} ${CMAKE_CURRENT_LIST_DIR})
-  target_link_libraries(pf_probes PUBLIC ${PF_VERBS_LIB})
+  target_include_directories(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR})
+  target_link_libraries(pf_probes PUBLIC IBVerbs::ibverbs)
   # libefa (rdma-core's EFA provider library) answers whether an EFA device has RDMA read.
-  find_library(PF_EFA_LIB efa)
-  if(PF_EFA_LIB AND EXISTS ${PF_VERBS_INC}/infiniband/efadv.h)
+  if(IBVerbs_EFA_FOUND)
     target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/efa_caps.cpp)
-    target_link_libraries(pf_probes PUBLIC ${PF_EFA_LIB})
+    target_link_libraries(pf_probes PUBLIC IBVerbs::efa)
   else()
     target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/efa_caps_absent.cpp)
   endif()
-  message(STATUS "probes: libibverbs found, the ib probe compares ibv_query_port with sysfs")
 else()
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/verbs_query_absent.cpp)
-  message(STATUS "probes: libibverbs not found (apt-get install libibverbs-dev); the ib probe reads sysfs only")
 endif()

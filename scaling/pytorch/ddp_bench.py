@@ -153,7 +153,7 @@ def main():
             "torch_threads": torch.get_num_threads()}), flush=True)
     dist.barrier()
     dist.destroy_process_group()
-    os._exit(0)  # avoids the gloo exit hang seen with 2 ranks (reference/this-machine.md)
+    os._exit(0)  # avoids the gloo exit hang seen with 2 ranks (docs/scale.md)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ if [ "$mode" = build ]; then
     echo "SKIP: $cxx cannot link -fsanitize=fuzzer (libFuzzer runtime missing):"; cat "$out/probe.log"
     exit 77
   fi
-  flags="-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+  # The project's warnings (cmake/PfTargetDefaults.cmake); not -Werror: clang's set differs from the gcc one CI enforces.
+  flags="-std=c++20 -O1 -g -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
   incs="-I$src/doctor -I$src/core/include"
   # The doctor sources are compiled once into objects shared by the three targets; an object newer than its
   # source and every doctor header is reused, so repeated ctest runs do not recompile.

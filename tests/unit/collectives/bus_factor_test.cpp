@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The bandwidth formulas against nccl-tests (reference/nccl.md 1.4 and the verbatim row of 1.6).
+// The bandwidth formulas against nccl-tests (doc/PERFORMANCE.md and <coll>GetBw in src/*.cu), and a
+// verbatim row of its output as posted in NVIDIA/nccl issue #2441.
 #include <gtest/gtest.h>
 
 #include <cmath>

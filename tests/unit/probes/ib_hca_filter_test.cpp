@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // NCCL_IB_HCA resolution: prefix ambiguity (mlx5_1 vs mlx5_10), '=' exact, '^' exclude, ':port'.
-#include "ib_hca_filter.hpp"
+#include "ib/ib_hca_filter.hpp"
 
 #include <gtest/gtest.h>
 

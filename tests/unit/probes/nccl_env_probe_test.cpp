@@ -4,7 +4,7 @@
 // The nccl probe: names, syntax, obsolete and debugging variables, nccl.conf files, library and plugin.
 #include <gtest/gtest.h>
 
-#include "nccl_env_table.hpp"
+#include "nccl/nccl_env_table.hpp"
 #include "probe.hpp"
 #include "temp_tree.hpp"
 

@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // NCCL_SOCKET_IFNAME resolution: prefix lists, '^' exclusion, '=' exact names, the default order.
-#include "nccl_ifname.hpp"
+#include "nccl/nccl_ifname.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The table must be byte-compatible with nccl-tests' util.cu output (reference/nccl.md 1.6).
+// The table must be byte-compatible with nccl-tests' util.cu output (the verbatim output posted in NVIDIA/nccl
+// issue #2441).
 #include <gtest/gtest.h>
 
 #include <sstream>

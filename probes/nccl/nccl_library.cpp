@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "nccl_library.hpp"
+#include "nccl/nccl_library.hpp"
 
 #include <dlfcn.h>
 #include <fmt/format.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "net_interfaces.hpp"
+#include "net/net_interfaces.hpp"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>

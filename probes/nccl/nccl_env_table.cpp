@@ -2,9 +2,9 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // Source of the table: NCCL User Guide, "Environment Variables" (docs.nvidia.com/deeplearning/nccl/user-guide/
-// docs/env.html) and "Troubleshooting"; summarised in ARCHITECTURE's reference/nccl.md part 3. Names only NCCL's
+// docs/env.html) and "Troubleshooting" (docs/troubleshooting.html beside it). Names only NCCL's
 // own variables plus the NCCL_-prefixed ones PyTorch reads (renamed TORCH_NCCL_* in PyTorch 2.2).
-#include "nccl_env_table.hpp"
+#include "nccl/nccl_env_table.hpp"
 
 #include <fmt/format.h>
 

@@ -2,14 +2,14 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // NCCL_IB_HCA resolution; the list grammar is shared with the socket interface lists (nccl_ifname.hpp).
-#include "ib_hca_filter.hpp"
+#include "ib/ib_hca_filter.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <set>
 
-#include "nccl_ifname.hpp"
+#include "nccl/nccl_ifname.hpp"
 
 namespace pf::probes {
 

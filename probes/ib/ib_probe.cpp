@@ -10,11 +10,11 @@
 #include <algorithm>
 #include <map>
 
-#include "ib_devices.hpp"
-#include "ib_gid_check.hpp"
-#include "ib_hca_filter.hpp"
-#include "nccl_conf.hpp"
-#include "nccl_library.hpp"
+#include "ib/ib_devices.hpp"
+#include "ib/ib_gid_check.hpp"
+#include "ib/ib_hca_filter.hpp"
+#include "nccl/nccl_conf.hpp"
+#include "nccl/nccl_library.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 #include "rdma_library.hpp"
@@ -66,7 +66,8 @@ void checkPorts(const std::vector<DevicePort>& sel, bool userSet, Findings& f) {
     }
   }
   // RoCE MTU follows each netdev's MTU; NCCL uses the smaller of the two ends, so one 1500-byte port drags down
-  // every connection that lands on it (../shared/reference/nccl.md 3.7, "the same MTU end-to-end").
+  // every connection that lands on it (NCCL User Guide, "Troubleshooting", RoCE:
+  // docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html).
   std::map<int, std::vector<std::string>> mtus;
   for (const auto& [d, p] : sel)
     if (p->active() && p->linkLayer == "Ethernet" && p->activeMtu) mtus[*p->activeMtu].push_back(d->name);

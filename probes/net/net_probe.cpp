@@ -13,9 +13,9 @@
 #include <cstdio>
 #include <set>
 
-#include "nccl_conf.hpp"
-#include "nccl_ifname.hpp"
-#include "net_interfaces.hpp"
+#include "nccl/nccl_conf.hpp"
+#include "nccl/nccl_ifname.hpp"
+#include "net/net_interfaces.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "gpu_sysfs.hpp"
+#include "gpu/gpu_sysfs.hpp"
 
 #include <regex>
 

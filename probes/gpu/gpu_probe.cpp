@@ -10,9 +10,9 @@
 #include <map>
 #include <set>
 
+#include "gpu/gpu_sysfs.hpp"
 #include "gpu_runtime.hpp"
-#include "gpu_sysfs.hpp"
-#include "ib_devices.hpp"
+#include "ib/ib_devices.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "nccl_env_table.hpp"
+#include "nccl/nccl_env_table.hpp"
 #include "probe_util.hpp"
 
 namespace pf::probes {

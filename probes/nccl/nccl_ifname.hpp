@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "net_interfaces.hpp"
+#include "net/net_interfaces.hpp"
 
 namespace pf::probes {
 

@@ -11,9 +11,9 @@
 
 #include <cctype>
 
-#include "nccl_conf.hpp"
-#include "nccl_env_table.hpp"
-#include "nccl_library.hpp"
+#include "nccl/nccl_conf.hpp"
+#include "nccl/nccl_env_table.hpp"
+#include "nccl/nccl_library.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 

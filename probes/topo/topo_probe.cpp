@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "gpu_sysfs.hpp"
-#include "ib_devices.hpp"
+#include "gpu/gpu_sysfs.hpp"
+#include "ib/ib_devices.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 

@@ -11,8 +11,8 @@
 
 #include <algorithm>
 
-#include "ib_devices.hpp"
-#include "nccl_conf.hpp"
+#include "ib/ib_devices.hpp"
+#include "nccl/nccl_conf.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 

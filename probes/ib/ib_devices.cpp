@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "ib_devices.hpp"
+#include "ib/ib_devices.hpp"
 
 #include <algorithm>
 #include <cstdlib>

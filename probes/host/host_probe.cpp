@@ -11,7 +11,7 @@
 #include <set>
 #include <sstream>
 
-#include "host_limits.hpp"
+#include "host/host_limits.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "ib_hca_filter.hpp"
+#include "ib/ib_hca_filter.hpp"
 #include "pci.hpp"
 #include "pf/result.hpp"
 #include "system_view.hpp"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// NCCL_IB_GID_INDEX against the GID tables of the RoCE ports NCCL would use (../shared/reference/nccl.md 3.2).
+// NCCL_IB_GID_INDEX against the GID tables of the RoCE ports NCCL would use (NCCL User Guide,
+// "Environment Variables", NCCL_IB_GID_INDEX: docs.nvidia.com/deeplearning/nccl/user-guide/docs/env.html).
 // NCCL 2.21 and later pick the GID themselves (RoCE v2, NCCL_IB_ADDR_FAMILY, default IPv4) and NVIDIA's
 // troubleshooting guide says the variable should then not be set; older NCCL uses index 0 unless told, which
 // on most RoCE NICs is the link-local RoCE v1 GID. A wrong index shows up as "ibv_modify_qp ... Invalid
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "ib_devices.hpp"
+#include "ib/ib_devices.hpp"
 #include "probe_util.hpp"
 
 namespace pf::probes {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "ib_gid_check.hpp"
+#include "ib/ib_gid_check.hpp"
 
 #include <fmt/format.h>
 
-#include "nccl_library.hpp"
+#include "nccl/nccl_library.hpp"
 
 namespace pf::probes {
 namespace {

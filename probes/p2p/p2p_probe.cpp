@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <map>
 
+#include "gpu/gpu_sysfs.hpp"
 #include "gpu_runtime.hpp"
-#include "gpu_sysfs.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "host_limits.hpp"
+#include "host/host_limits.hpp"
 
 #include <sys/statvfs.h>
 

@@ -15,9 +15,9 @@
 #include <algorithm>
 #include <map>
 
-#include "host_limits.hpp"
-#include "ib_devices.hpp"
-#include "nccl_library.hpp"
+#include "host/host_limits.hpp"
+#include "ib/ib_devices.hpp"
+#include "nccl/nccl_library.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 #include "rdma_library.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "nccl_conf.hpp"
+#include "nccl/nccl_conf.hpp"
 
 #include <fmt/format.h>
 
