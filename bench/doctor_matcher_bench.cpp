@@ -43,10 +43,11 @@ std::string generateLog(std::size_t bytes) {
                           "[1]mlx5_1:1/IB ; OOB ib0:10.1.%u.%u<0>\n",
                           rng() % 60, rng() % 60, node, pid, pid, dev, node / 256, node % 256);
     } else if (kind < 85) {
-      len = std::snprintf(line, sizeof line,
-                          "[rank%u]: iteration %zu/100000 | consumed samples: %zu | lm loss: %.6f | grad norm: %.3f "
-                          "| tokens/s: %u\n",
-                          rank, n, n * 512, 2.0 + (rng() % 1000) / 1000.0, (rng() % 1000) / 100.0, 100000 + rng() % 9999);
+      len =
+          std::snprintf(line, sizeof line,
+                        "[rank%u]: iteration %zu/100000 | consumed samples: %zu | lm loss: %.6f | grad norm: %.3f "
+                        "| tokens/s: %u\n",
+                        rank, n, n * 512, 2.0 + (rng() % 1000) / 1000.0, (rng() % 1000) / 100.0, 100000 + rng() % 9999);
     } else {
       len = std::snprintf(line, sizeof line,
                           "2026-11-22T10:00:%02u.%06uZ stdout F [default%u]:node%04u:%u:%u [%u] NCCL INFO comm 0x%x "
@@ -56,8 +57,9 @@ std::string generateLog(std::size_t bytes) {
     out.append(line, static_cast<std::size_t>(len));
     // One real failure per ~4 MB, so the matcher also pays for verified hits.
     if (++n % 30000 == 0)
-      out += "node0042:10336:10400 [0] misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error "
-             "Cannot allocate memory\n";
+      out +=
+          "node0042:10336:10400 [0] misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error "
+          "Cannot allocate memory\n";
   }
   return out;
 }

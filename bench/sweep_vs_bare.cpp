@@ -102,7 +102,11 @@ void BM_SweepVsBare(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(bytes));
 }
 // 8 B to 16 MiB, doubling twice per step; one iteration per repetition keeps ranks in lockstep.
-BENCHMARK(BM_SweepVsBare)->RangeMultiplier(4)->Range(8, 16 << 20)->Iterations(1)->UseManualTime()
+BENCHMARK(BM_SweepVsBare)
+    ->RangeMultiplier(4)
+    ->Range(8, 16 << 20)
+    ->Iterations(1)
+    ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 
 // Non-zero ranks run the same benchmarks (every MPI call needs them) but print nothing.
@@ -123,9 +127,9 @@ int main(int argc, char** argv) {
   gBackend = backend.get();
   std::vector<char*> args(argv, argv + argc);
   if (boot.rank() != 0)  // only rank 0 writes --benchmark_out
-    args.erase(std::remove_if(args.begin(), args.end(),
-                              [](char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; }),
-               args.end());
+    args.erase(
+        std::remove_if(args.begin(), args.end(), [](char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; }),
+        args.end());
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());
   if (boot.rank() == 0) {

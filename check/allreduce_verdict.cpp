@@ -16,7 +16,8 @@ double bandwidthBoundBytes(const Expectation& e, const AllReduceLimits& l) {
 
 namespace {
 std::string rowName(const SweepRow& r) {
-  return fmt::format("all_reduce {} {} {}", Bytes{r.size_bytes}, r.dtype, r.placement == "in" ? "in-place" : "out-of-place");
+  return fmt::format("all_reduce {} {} {}", Bytes{r.size_bytes}, r.dtype,
+                     r.placement == "in" ? "in-place" : "out-of-place");
 }
 }  // namespace
 
@@ -30,10 +31,12 @@ std::vector<Finding> judgeAllReduce(const Result& sweep, const Expectation& e, i
     Finding f;
     f.check = "allreduce.correctness";
     f.message = fmt::format("all_reduce returned {} wrong elements: data is corrupted on the way", wrong);
-    f.remedy = "rerun `preflight sweep all_reduce -c 5 --json ar.json` to see which sizes, then check the nodes' "
-               "memory (ECC errors in dmesg / edac-util) and NICs; do not train on this allocation";
+    f.remedy =
+        "rerun `preflight sweep all_reduce -c 5 --json ar.json` to see which sizes, then check the nodes' "
+        "memory (ECC errors in dmesg / edac-util) and NICs; do not train on this allocation";
     for (const SweepRow& row : rows)
-      if (row.wrong.value_or(0) > 0) f.evidence.push_back({"wrong elements, " + rowName(row), *row.wrong, "", sweep.key});
+      if (row.wrong.value_or(0) > 0)
+        f.evidence.push_back({"wrong elements, " + rowName(row), *row.wrong, "", sweep.key});
     out.push_back(std::move(f));
   }
   if (!sweep.rows.empty() && sweep.status == Status::kError) {
@@ -56,19 +59,22 @@ std::vector<Finding> judgeAllReduce(const Result& sweep, const Expectation& e, i
       const double limit = l.bwWarnFraction * *e.bwGbps;
       if (busbw >= limit) continue;
       f.check = "allreduce.bandwidth";
-      f.message = fmt::format("all_reduce at {} (bandwidth-bound): busbw {:.3f} GB/s is below {:.0f}% of the pair "
-                              "expectation {:.3f} GB/s", Bytes{static_cast<uint64_t>(size)}, busbw,
-                              100 * l.bwWarnFraction, *e.bwGbps);
+      f.message = fmt::format(
+          "all_reduce at {} (bandwidth-bound): busbw {:.3f} GB/s is below {:.0f}% of the pair "
+          "expectation {:.3f} GB/s",
+          Bytes{static_cast<uint64_t>(size)}, busbw, 100 * l.bwWarnFraction, *e.bwGbps);
     } else {
       const double limit = l.latWarnFactor * 2 * (nodes - 1) * *e.latUs;
       if (time <= limit) continue;
       f.check = "allreduce.latency";
-      f.message = fmt::format("all_reduce at {} (latency-bound): {:.1f} us exceeds {:.1f} us ({} x 2(n-1) pair "
-                              "latencies of {:.1f} us)", Bytes{static_cast<uint64_t>(size)}, time, limit,
-                              l.latWarnFactor, *e.latUs);
+      f.message = fmt::format(
+          "all_reduce at {} (latency-bound): {:.1f} us exceeds {:.1f} us ({} x 2(n-1) pair "
+          "latencies of {:.1f} us)",
+          Bytes{static_cast<uint64_t>(size)}, time, limit, l.latWarnFactor, *e.latUs);
     }
-    f.remedy = "the pair matrix names slow nodes; if every pair is healthy, look at the MPI/NCCL configuration "
-               "(transport selection, interface variables) with `preflight sweep all_reduce`";
+    f.remedy =
+        "the pair matrix names slow nodes; if every pair is healthy, look at the MPI/NCCL configuration "
+        "(transport selection, interface variables) with `preflight sweep all_reduce`";
     out.push_back(std::move(f));
   }
   return out;

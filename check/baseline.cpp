@@ -16,10 +16,11 @@ std::string pairKey(const std::string& a, const std::string& b) { return a < b ?
 Finding regression(const std::string& what, double before, double now, double pct, double limit) {
   Finding f;
   f.check = "baseline.regression";
-  f.message = fmt::format("{}: {:.3f} GB/s now, {:.3f} GB/s in the baseline ({:.0f}% lower; limit {:.0f}%)", what,
-                          now, before, pct, limit);
-  f.remedy = "compare the two documents with `preflight report`; if the hardware changed on purpose, record a new "
-             "baseline, otherwise look for the change (firmware, cabling, driver, settings) on the named nodes";
+  f.message = fmt::format("{}: {:.3f} GB/s now, {:.3f} GB/s in the baseline ({:.0f}% lower; limit {:.0f}%)", what, now,
+                          before, pct, limit);
+  f.remedy =
+      "compare the two documents with `preflight report`; if the hardware changed on purpose, record a new "
+      "baseline, otherwise look for the change (firmware, cabling, driver, settings) on the named nodes";
   f.evidence.push_back({what + ", baseline", before, "GB/s", "--baseline document"});
   f.evidence.push_back({what + ", now", now, "GB/s", "this run"});
   f.evidence.push_back({what + ", drop", pct, "%", "baseline vs this run"});

@@ -19,11 +19,11 @@
 namespace pf::check {
 
 struct Expectation {
-  std::optional<double> bwGbps;   ///< expected pair bandwidth; nullopt = cannot be derived
-  std::optional<double> latUs;    ///< expected small-message latency
-  std::string source;             ///< "topology: ..." or "healthy majority: ..." or why there is none
+  std::optional<double> bwGbps;  ///< expected pair bandwidth; nullopt = cannot be derived
+  std::optional<double> latUs;   ///< expected small-message latency
+  std::string source;            ///< "topology: ..." or "healthy majority: ..." or why there is none
   bool fromTopology = false;
-  bool relative = true;           ///< false when there is no majority to compare with (fewer than 3 nodes)
+  bool relative = true;  ///< false when there is no majority to compare with (fewer than 3 nodes)
 };
 
 /// A node's network as the probes saw it: the active ports' rates in Gbit/s (0 or absent = unknown).

@@ -14,7 +14,7 @@
 namespace pf::check {
 
 struct Finding {
-  std::string check;               ///< what was checked: "pairs.node", "pairs.link", "allreduce.correctness"...
+  std::string check;  ///< what was checked: "pairs.node", "pairs.link", "allreduce.correctness"...
   Status status = Status::kFail;
   std::vector<std::string> hosts;  ///< the node (one) or link (two) it is about; empty = the whole run
   std::string message;             ///< one line: what is wrong, with the measured and expected figures

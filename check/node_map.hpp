@@ -11,9 +11,9 @@
 namespace pf::check {
 
 struct NodeMap {
-  std::vector<std::string> hosts;   ///< node index -> hostname
-  std::vector<int> leader;          ///< node index -> lowest rank on it
-  std::vector<int> nodeOfRank;      ///< rank -> node index
+  std::vector<std::string> hosts;  ///< node index -> hostname
+  std::vector<int> leader;         ///< node index -> lowest rank on it
+  std::vector<int> nodeOfRank;     ///< rank -> node index
   int nodeCount() const { return static_cast<int>(hosts.size()); }
 };
 

@@ -185,8 +185,8 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
       for (size_t i : *best) addPairEvidence(f.evidence, rows[i]);
       f.evidence.push_back(
           {"median bandwidth of its pairs", a.nodeMedianBwGbps[static_cast<size_t>(node)], "GB/s", "node " + host});
-      f.evidence.push_back({"robust z-score of that median", a.nodeRobustZ[static_cast<size_t>(node)], "",
-                            "node " + host});
+      f.evidence.push_back(
+          {"robust z-score of that median", a.nodeRobustZ[static_cast<size_t>(node)], "", "node " + host});
       a.findings.push_back(std::move(f));
       for (size_t i : std::vector<size_t>(*best)) open.erase(i);
     }

@@ -27,9 +27,9 @@ namespace pf::check {
 struct PairAnalysis {
   Expectation expected;
   double medianBwGbps = 0, madBwGbps = 0, medianLatUs = 0, madLatUs = 0;
-  std::vector<double> nodeMedianBwGbps;   ///< per node index
-  std::vector<double> nodeRobustZ;        ///< per node index
-  std::vector<Finding> findings;          ///< empty when every pair is within limits
+  std::vector<double> nodeMedianBwGbps;  ///< per node index
+  std::vector<double> nodeRobustZ;       ///< per node index
+  std::vector<Finding> findings;         ///< empty when every pair is within limits
   Status status = Status::kPass;
 };
 

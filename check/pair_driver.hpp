@@ -20,8 +20,8 @@ namespace pf::check {
 
 struct PairRun {
   NodeMap nodes;
-  std::vector<PairRow> rows;          ///< sorted by round, then node_a
-  std::vector<double> roundSeconds;   ///< wall time of each round
+  std::vector<PairRow> rows;         ///< sorted by round, then node_a
+  std::vector<double> roundSeconds;  ///< wall time of each round
   double seconds = 0;
 };
 

@@ -23,10 +23,10 @@
 namespace pf::check {
 
 struct PairOptions {
-  uint64_t bwBytes = 4ull << 20;        ///< bandwidth message size
-  int bwIters = 4;                      ///< messages per burst
-  int bwTrials = 3;                     ///< bursts per direction; the best one counts
-  int latIters = 50;                    ///< timed round trips of latency messages
+  uint64_t bwBytes = 4ull << 20;  ///< bandwidth message size
+  int bwIters = 4;                ///< messages per burst
+  int bwTrials = 3;               ///< bursts per direction; the best one counts
+  int latIters = 50;              ///< timed round trips of latency messages
   uint64_t latBytes = 8;
   double maxSecondsPerDirection = 1.0;  ///< time cap of one direction's bandwidth loop
 };
@@ -41,9 +41,9 @@ inline PairOptions quickPairOptions(PairOptions o) {
 }
 
 struct PairSample {
-  double bwOutGbps = 0;   ///< initiator -> responder
-  double bwInGbps = 0;    ///< responder -> initiator
-  double latUs = 0;       ///< median half round trip
+  double bwOutGbps = 0;  ///< initiator -> responder
+  double bwInGbps = 0;   ///< responder -> initiator
+  double latUs = 0;      ///< median half round trip
   int bwMessagesOut = 0, bwMessagesIn = 0;
 };
 

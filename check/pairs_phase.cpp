@@ -27,27 +27,26 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
                   {"lat_iters", opts.latIters},
                   {"max_seconds_per_direction", opts.maxSecondsPerDirection},
                   {"thresholds", limits.toJson()}};
-  r.metrics = Json{{"nodes", n},
-                   {"pairs", run.rows.size()},
-                   {"rounds", tournamentRounds(n).size()},
-                   {"confirmation_rounds", run.roundSeconds.size() - std::min(run.roundSeconds.size(),
-                                                                             tournamentRounds(n).size())},
-                   {"seconds", run.seconds},
-                   {"max_round_seconds", run.roundSeconds.empty()
-                                              ? 0.0
-                                              : *std::max_element(run.roundSeconds.begin(), run.roundSeconds.end())}};
+  r.metrics = Json{
+      {"nodes", n},
+      {"pairs", run.rows.size()},
+      {"rounds", tournamentRounds(n).size()},
+      {"confirmation_rounds", run.roundSeconds.size() - std::min(run.roundSeconds.size(), tournamentRounds(n).size())},
+      {"seconds", run.seconds},
+      {"max_round_seconds",
+       run.roundSeconds.empty() ? 0.0 : *std::max_element(run.roundSeconds.begin(), run.roundSeconds.end())}};
   if (n < 2) {
     r.status = Status::kSkipped;
-    r.message = fmt::format("one node ({}): a pair test needs ranks on at least two nodes", run.nodes.hosts.empty()
-                                                                                          ? hostName()
-                                                                                          : run.nodes.hosts[0]);
+    r.message = fmt::format("one node ({}): a pair test needs ranks on at least two nodes",
+                            run.nodes.hosts.empty() ? hostName() : run.nodes.hosts[0]);
     return p;
   }
   std::optional<double> topo = expectFromLinks(links, portsUsed);
   std::string topoSource;
   if (topo) {
     std::vector<std::string> parts;
-    for (const NodeLinks& l : links) parts.push_back(fmt::format("{} {} Gbit/s", l.host, fmt::join(l.portRatesGbit, "+")));
+    for (const NodeLinks& l : links)
+      parts.push_back(fmt::format("{} {} Gbit/s", l.host, fmt::join(l.portRatesGbit, "+")));
     topoSource = fmt::format("{} port(s) per node of the slowest node ({})", portsUsed, fmt::join(parts, ", "));
   }
   p.analysis = analyzePairs(run.rows, run.nodes, limits.pairs, topo, topoSource);
@@ -72,9 +71,10 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
   }
   std::vector<std::string> named;
   for (const Finding& f : a.findings) named.push_back(fmt::format("{} {}", f.check, fmt::join(f.hosts, "-")));
-  r.message = bad == 0 ? fmt::format("{} nodes, {} pairs in {} rounds: every pair within limits (median {:.3f} GB/s, "
-                                     "{:.1f} us)", n, run.rows.size(), run.roundSeconds.size(), a.medianBwGbps,
-                                     a.medianLatUs)
+  r.message = bad == 0 ? fmt::format(
+                             "{} nodes, {} pairs in {} rounds: every pair within limits (median {:.3f} GB/s, "
+                             "{:.1f} us)",
+                             n, run.rows.size(), run.roundSeconds.size(), a.medianBwGbps, a.medianLatUs)
                        : fmt::format("{} of {} pairs outside limits: {}", bad, run.rows.size(), fmt::join(named, "; "));
   if (!a.findings.empty()) r.remedy = a.findings.front().remedy;
   p.rows = std::move(run.rows);
@@ -88,8 +88,8 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
   PairsPhase first = analyzePairRun(run, opts, engine.key(), limits, links, portsUsed);
   // Confirmation: every pair outside limits (fail or warn) is measured once more and the better of its two
   // measurements counts. A transient (another process on a shared host, a scheduler stall, a burst of someone
-  // else's traffic) does not repeat; a slow NIC, cable or port does. Every rank holds the same rows and the analysis is deterministic,
-  // so all ranks agree on which pairs to retest without talking.
+  // else's traffic) does not repeat; a slow NIC, cable or port does. Every rank holds the same rows and the analysis is
+  // deterministic, so all ranks agree on which pairs to retest without talking.
   std::vector<std::pair<int, int>> failed;
   for (const PairRow& r : first.rows)
     if (r.status == Status::kFail || r.status == Status::kWarn) failed.emplace_back(r.node_a, r.node_b);

@@ -15,7 +15,7 @@
 namespace pf::check {
 
 struct PairsPhase {
-  Result result;              ///< kind "pairs"; skipped with the reason when there are fewer than 2 nodes
+  Result result;  ///< kind "pairs"; skipped with the reason when there are fewer than 2 nodes
   PairAnalysis analysis;
   std::vector<PairRow> rows;  ///< analysed rows (also in result.rows)
 };
@@ -30,6 +30,5 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
 /// Analyses already-measured rows into the phase's result (used by runPairsPhase and by tests).
 PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::string& engine, const Thresholds& limits,
                           const std::vector<NodeLinks>& links, int portsUsed);
-
 
 }  // namespace pf::check

@@ -73,8 +73,8 @@ ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv&, const Environment&
   // Links only help the expectation when every node reported them; a partial set would mislead it.
   std::set<std::string> hosts;
   for (const auto& rr : gathered) hosts.insert(rr.host);
-  const bool anyRate = std::any_of(phase.links.begin(), phase.links.end(),
-                                   [](const NodeLinks& l) { return !l.portRatesGbit.empty(); });
+  const bool anyRate =
+      std::any_of(phase.links.begin(), phase.links.end(), [](const NodeLinks& l) { return !l.portRatesGbit.empty(); });
   if (phase.links.size() != hosts.size() || !anyRate) phase.links.clear();
   // One copy per node: ranks sharing a host with identical results (the usual case) add nothing to the document.
   std::map<std::string, std::string> firstOnHost;

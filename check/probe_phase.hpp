@@ -18,10 +18,10 @@
 namespace pf::check {
 
 struct ProbePhase {
-  std::vector<Result> results;      ///< the probes' own results (rank 0 holds every node's)
-  std::vector<Finding> findings;    ///< failures and warnings, one per node and probe
-  std::vector<NodeLinks> links;     ///< link rates per node, for the expectation (empty when unknown)
-  bool available = false;           ///< false when this build has no probes
+  std::vector<Result> results;    ///< the probes' own results (rank 0 holds every node's)
+  std::vector<Finding> findings;  ///< failures and warnings, one per node and probe
+  std::vector<NodeLinks> links;   ///< link rates per node, for the expectation (empty when unknown)
+  bool available = false;         ///< false when this build has no probes
 };
 
 /// Runs the probes on every rank (a collective call) and gathers them. @param quick skip slow probes

@@ -12,8 +12,9 @@ ProbePhase runProbePhase(Bootstrap&, const LauncherEnv&, const Environment&, boo
   r.key = "check.probes";
   r.kind = Kind::kCheck;
   r.status = Status::kSkipped;
-  r.message = "probes not run: this preflight was built without the probes component, so devices, NCCL "
-              "variables and interfaces were not checked";
+  r.message =
+      "probes not run: this preflight was built without the probes component, so devices, NCCL "
+      "variables and interfaces were not checked";
   r.remedy = "build preflight from a tree that has probes/ to include them";
   p.results.push_back(std::move(r));
   return p;

@@ -64,18 +64,20 @@ Thresholds thresholdsFromText(const std::string& text, const std::string& origin
     const double* v = std::get_if<double>(&value);
     if (!v) throw UsageError(fmt::format("{}: '{}' must be a number", origin, key));
     if (*v < it->second.min || *v > it->second.max)
-      throw UsageError(fmt::format("{}: '{}' = {} is out of range [{}, {}]", origin, key, *v, it->second.min,
-                                   it->second.max));
+      throw UsageError(
+          fmt::format("{}: '{}' = {} is out of range [{}, {}]", origin, key, *v, it->second.min, it->second.max));
     *it->second.target = *v;
   }
   if (t.pairs.bwWarnFraction < t.pairs.bwFailFraction)
-    throw UsageError(fmt::format("{}: pairs.bandwidth_warn_fraction ({}) is below bandwidth_fail_fraction ({}); "
-                                 "the warning limit must be the milder one",
-                                 origin, t.pairs.bwWarnFraction, t.pairs.bwFailFraction));
+    throw UsageError(
+        fmt::format("{}: pairs.bandwidth_warn_fraction ({}) is below bandwidth_fail_fraction ({}); "
+                    "the warning limit must be the milder one",
+                    origin, t.pairs.bwWarnFraction, t.pairs.bwFailFraction));
   if (t.pairs.latWarnFactor > t.pairs.latFailFactor)
-    throw UsageError(fmt::format("{}: pairs.latency_warn_factor ({}) is above latency_fail_factor ({}); the "
-                                 "warning limit must be the milder one",
-                                 origin, t.pairs.latWarnFactor, t.pairs.latFailFactor));
+    throw UsageError(
+        fmt::format("{}: pairs.latency_warn_factor ({}) is above latency_fail_factor ({}); the "
+                    "warning limit must be the milder one",
+                    origin, t.pairs.latWarnFactor, t.pairs.latFailFactor));
   return t;
 }
 

@@ -17,19 +17,19 @@
 namespace pf::check {
 
 struct PairLimits {
-  double bwFailFraction = 0.5;    ///< fail a pair below this fraction of the expected bandwidth
-  double bwWarnFraction = 0.75;   ///< warn below this fraction
-  double latFailFactor = 5.0;     ///< fail a pair above this multiple of the expected latency ...
-  double latWarnFactor = 2.5;     ///< ... warn above this one ...
-  double latSlackUs = 100;        ///< ... and never for less than this many microseconds above it
-  double bwMinGbps = 0;           ///< absolute floor (0 = none)
-  double latMaxUs = 0;            ///< absolute ceiling (0 = none)
+  double bwFailFraction = 0.5;   ///< fail a pair below this fraction of the expected bandwidth
+  double bwWarnFraction = 0.75;  ///< warn below this fraction
+  double latFailFactor = 5.0;    ///< fail a pair above this multiple of the expected latency ...
+  double latWarnFactor = 2.5;    ///< ... warn above this one ...
+  double latSlackUs = 100;       ///< ... and never for less than this many microseconds above it
+  double bwMinGbps = 0;          ///< absolute floor (0 = none)
+  double latMaxUs = 0;           ///< absolute ceiling (0 = none)
 };
 
 struct AllReduceLimits {
-  double bwWarnFraction = 0.25;   ///< warn when busbw is below this fraction of the pair expectation
-  double latWarnFactor = 10;      ///< warn when a latency-bound size takes this multiple of 2(n-1) x pair latency
-  double bandwidthBoundFactor = 4;///< a size is bandwidth-bound from this multiple of the bandwidth-delay product
+  double bwWarnFraction = 0.25;     ///< warn when busbw is below this fraction of the pair expectation
+  double latWarnFactor = 10;        ///< warn when a latency-bound size takes this multiple of 2(n-1) x pair latency
+  double bandwidthBoundFactor = 4;  ///< a size is bandwidth-bound from this multiple of the bandwidth-delay product
 };
 
 struct Thresholds {

@@ -26,8 +26,10 @@ void flatten(const cpptoml::table& table, const std::string& prefix, const std::
     } else if (auto s = node->as<std::string>()) {
       out[key] = s->get();
     } else {
-      throw UsageError(fmt::format("{}: '{}' is an array, a table array or a date; thresholds are numbers "
-                                   "(see docs/check.md)", origin, key));
+      throw UsageError(
+          fmt::format("{}: '{}' is an array, a table array or a date; thresholds are numbers "
+                      "(see docs/check.md)",
+                      origin, key));
     }
   }
 }

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-
 namespace pf::check {
 
 std::vector<Result> findingsToResults(const std::vector<Finding>& findings) {

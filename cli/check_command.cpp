@@ -48,8 +48,9 @@ class CheckCommand final : public Command {
     app.add_flag("--no-probes", noProbes_, "skip the probe phase");
     app.add_flag("--no-allreduce", noAllReduce_, "skip the all-reduce phase");
     app.add_flag("--no-pairs", noPairs_, "skip the pair matrix");
-    gate_.addOptions(app, "earlier result document of `preflight check`: fail when a pair or a bandwidth-bound "
-                          "all-reduce size lost more than baseline.regression_percent (default 20%)");
+    gate_.addOptions(app,
+                     "earlier result document of `preflight check`: fail when a pair or a bandwidth-bound "
+                     "all-reduce size lost more than baseline.regression_percent (default 20%)");
     gate_.common.addEnvFile(app, "the NCCL and launcher variables the probes check");
     app.footer(
         "Run it as the first step of a job, one rank per node or more (every rank takes part in the all-reduce,\n"
@@ -132,12 +133,11 @@ class CheckCommand final : public Command {
     phase.reset();
     if (!noAllReduce_) {
       if (haveSweep) {
-        auto ar = check::judgeAllReduce(sweep, pairs.analysis.expected, static_cast<int>(pairs.analysis
-                                                                                            .nodeMedianBwGbps.size()),
-                                        limits.allreduce);
+        auto ar = check::judgeAllReduce(sweep, pairs.analysis.expected,
+                                        static_cast<int>(pairs.analysis.nodeMedianBwGbps.size()), limits.allreduce);
         findings.insert(findings.end(), ar.begin(), ar.end());
-        sweep.params["bandwidth_bound_from_bytes"] = check::bandwidthBoundBytes(pairs.analysis.expected,
-                                                                                 limits.allreduce);
+        sweep.params["bandwidth_bound_from_bytes"] =
+            check::bandwidthBoundBytes(pairs.analysis.expected, limits.allreduce);
       }
       report.results.push_back(sweep);
     }

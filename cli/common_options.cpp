@@ -19,9 +19,7 @@ void CommonOptions::addOutputs(CLI::App& app) {
   app.add_option("--junit", junit, "write JUnit XML to FILE");
 }
 
-void CommonOptions::addStrict(CLI::App& app) {
-  app.add_flag("--strict", strict, "warnings fail too (exit 1)");
-}
+void CommonOptions::addStrict(CLI::App& app) { app.add_flag("--strict", strict, "warnings fail too (exit 1)"); }
 
 void CommonOptions::addLocalRanks(CLI::App& app) {
   app.add_option("--local-ranks", localRanks, "with no launcher, start N ranks on this machine through mpirun")
@@ -41,8 +39,8 @@ void CommonOptions::addTimeout(CLI::App& app) {
 void CommonOptions::validateOutputs() const {
   reports::makeReporter(format);  // throws UsageError listing the formats
   if (json == "-" && output == "-" && format != "table" && format != "summary" && format != "json")
-    throw UsageError(fmt::format("--json - and --format {} would both write to stdout: give --json or --output a FILE",
-                                 format));
+    throw UsageError(
+        fmt::format("--json - and --format {} would both write to stdout: give --json or --output a FILE", format));
   if (timeoutSeconds < 0) throw UsageError("--timeout must be 0 (no limit) or a number of seconds");
   if (output != "-") checkWritable(output);
   checkWritable(json);

@@ -29,16 +29,17 @@ class DoctorCommand final : public Command {
   std::string summary() const override { return "diagnose NCCL / distributed-training failures from their logs"; }
 
   void setup(CLI::App& app) override {
-    app.add_option("files", files_, "log files to read ('-' = stdin); several files are read as one job")
-        ->required();
+    app.add_option("files", files_, "log files to read ('-' = stdin); several files are read as one job")->required();
     common_.addOutputs(app);
     common_.addStrict(app);
     common_.addEnvFile(app, "NCCL_SOCKET_IFNAME for --confirm");
     app.add_flag("--confirm", confirm_, "run each diagnosis's node check here (interface, /dev/shm, memlock...)");
-    app.add_option("--rules", rulesDir_, "load the rules catalog from DIR (<category>.json files) instead of the "
-                                         "built-in one");
+    app.add_option("--rules", rulesDir_,
+                   "load the rules catalog from DIR (<category>.json files) instead of the "
+                   "built-in one");
     app.add_option("--root", root_, "read /sys, /dev and /etc under DIR for --confirm (a captured tree)");
-    app.add_flag("-v,--verbose", common_.view.verbose, "show every evidence line, the links and each process's NCCL setup");
+    app.add_flag("-v,--verbose", common_.view.verbose,
+                 "show every evidence line, the links and each process's NCCL setup");
     app.footer(
         "Reads NCCL INFO/WARN lines with any prefix (timestamps, torchrun [rankN]:, srun -l, Open MPI [1,N]<stdout>:,\n"
         "Kubernetes/Azure timestamps, ANSI colours), PyTorch tracebacks and watchdog messages, Open MPI and libfabric\n"

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <string>
 
 #include "common_options.hpp"
@@ -18,8 +17,8 @@ struct GateCli {
   std::string thresholdsPath, baselinePath;
   CommonOptions common;
 
-  check::Thresholds limits;   ///< filled by load()
-  RunReport baseline;         ///< filled by load() when --baseline is given
+  check::Thresholds limits;  ///< filled by load()
+  RunReport baseline;        ///< filled by load() when --baseline is given
 
   /// Declares the gate's options and the common ones. @param baselineHelp what --baseline compares
   void addOptions(CLI::App& app, const std::string& baselineHelp);

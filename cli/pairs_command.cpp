@@ -36,8 +36,8 @@ class PairsCommand final : public Command {
 
   void setup(CLI::App& app) override {
     auto engines = Registry<PairEngine>::instance().keys();
-    app.add_option("--engine", engine_, fmt::format("who moves the bytes: {} (nccl: GPU buffers, ncclSend/Recv)",
-                                                    fmt::join(engines, ", ")))
+    app.add_option("--engine", engine_,
+                   fmt::format("who moves the bytes: {} (nccl: GPU buffers, ncclSend/Recv)", fmt::join(engines, ", ")))
         ->capture_default_str();
     app.add_option("-s,--size", size_, "bandwidth message size; K, M, G are 1024-based")->capture_default_str();
     app.add_option("-n,--iters", opts_.bwIters, "messages per burst")->capture_default_str();
@@ -47,8 +47,9 @@ class PairsCommand final : public Command {
                    "time cap of one direction's bandwidth loop, so a throttled link costs bounded time")
         ->capture_default_str();
     app.add_flag("--quick", quick_, "fewer messages: 3 bursts of 2 per direction, 20 round trips, 0.3 s cap");
-    gate_.addOptions(app, "earlier result document of `preflight pairs` or `check`: fail on a drop beyond the "
-                          "threshold");
+    gate_.addOptions(app,
+                     "earlier result document of `preflight pairs` or `check`: fail on a drop beyond the "
+                     "threshold");
     app.footer(
         "Ranks are grouped by hostname; each node's lowest rank tests it. N nodes take N-1 rounds of disjoint pairs\n"
         "(N rounds with a bye each for odd N). Per pair: bandwidth of --size messages in both directions and the\n"
@@ -62,8 +63,7 @@ class PairsCommand final : public Command {
 
   int run(const Invocation& inv) override {
     opts_.bwBytes = parseSize(size_, "--size");
-    if (opts_.bwBytes < 1 || opts_.bwBytes > (1ull << 30))
-      throw UsageError("--size must be between 1 byte and 1G");
+    if (opts_.bwBytes < 1 || opts_.bwBytes > (1ull << 30)) throw UsageError("--size must be between 1 byte and 1G");
     if (quick_) opts_ = check::quickPairOptions(opts_);
     if (opts_.bwIters < 1 || opts_.bwTrials < 1 || opts_.latIters < 1 || opts_.maxSecondsPerDirection <= 0)
       throw UsageError("--iters, --trials and --lat-iters must be at least 1 and --max-seconds above 0");

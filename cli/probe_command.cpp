@@ -70,9 +70,8 @@ class ProbeCommand final : public Command {
       if (!registry.contains(o))
         throw UsageError(
             fmt::format("--only: no probe named '{}'; known probes: {}", o, fmt::join(registry.keys(), ", ")));
-    return runOnRanks("probe", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
-      return probe(boot, launcher, view, inv);
-    });
+    return runOnRanks("probe", inv, common_,
+                      [&](Bootstrap& boot, const LauncherEnv& launcher) { return probe(boot, launcher, view, inv); });
   }
 
  private:

@@ -19,8 +19,7 @@ class ReportCommand final : public Command {
 
   void setup(CLI::App& app) override {
     app.add_option("file", file_, "result document written with --json ('-' = stdin)")->required();
-    app.add_option("--format", format_,
-                   fmt::format("output format: {}", fmt::join(reports::reporterFormats(), ", ")))
+    app.add_option("--format", format_, fmt::format("output format: {}", fmt::join(reports::reporterFormats(), ", ")))
         ->capture_default_str();
     app.add_option("--output", output_, "write to FILE instead of stdout (atomically)");
     app.add_flag("--strict", view_.strict, "as the command's --strict: the summary says warnings fail");

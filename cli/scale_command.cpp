@@ -80,9 +80,8 @@ class ScaleCommand final : public Command {
     if (device_ == "cuda") scaling::requireCudaDevice();  // no GPU: exit 2 before launching ranks
     common_.validateOutputs();
     if (framework_ == "pytorch")
-      return runOnRanks("scale", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
-        return runPytorch(boot, launcher, inv);
-      });
+      return runOnRanks("scale", inv, common_,
+                        [&](Bootstrap& boot, const LauncherEnv& launcher) { return runPytorch(boot, launcher, inv); });
     CommModel model;
     if (!from_.empty()) model = scaling::commModelFromSweep(readReport(from_), from_);  // bad file: exit 2 now
     return runOnRanks("scale", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
@@ -158,7 +157,8 @@ class ScaleCommand final : public Command {
         opt_.trainer.model.output < 1)
       throw UsageError("--input, --width, --depth and --out-features must be >= 1");
     if (framework_ == "pytorch") {
-      if (common_.localRanks > 1) throw UsageError("--framework pytorch: torchrun starts the ranks; drop --local-ranks");
+      if (common_.localRanks > 1)
+        throw UsageError("--framework pytorch: torchrun starts the ranks; drop --local-ranks");
       if (!from_.empty() || !predict_.empty())
         throw UsageError("--from/--predict model the native trainer; use them with --framework native");
       if (device_ != "cpu") throw UsageError("--framework pytorch runs on the CPU (gloo); drop --device");

@@ -10,8 +10,8 @@
 
 #include "backend.hpp"
 #include "command.hpp"
-#include "launch.hpp"
 #include "common_options.hpp"
+#include "launch.hpp"
 #include "pf/error.hpp"
 #include "pf/log.hpp"
 #include "pf/report_io.hpp"
@@ -59,7 +59,8 @@ class SweepCommand final : public Command {
                    "1 = also time every iteration alone for min/p50/p99/max and rank skew (JSON, CSV); 0 = off")
         ->capture_default_str();
     app.add_flag("--iter-columns", common_.view.iterColumns, "add p50, p99 and skew columns to the table");
-    app.add_option("--backend", backend_, fmt::format("where buffers live and who moves them: {}", fmt::join(backends, ", ")))
+    app.add_option("--backend", backend_,
+                   fmt::format("where buffers live and who moves them: {}", fmt::join(backends, ", ")))
         ->capture_default_str();
     common_.addOutputs(app);
     common_.addStrict(app);
@@ -73,7 +74,8 @@ class SweepCommand final : public Command {
         "Examples:\n"
         "  preflight sweep all_reduce --local-ranks 4 -b 8 -e 16M -f 2\n"
         "  mpirun -np 16 preflight sweep all_gather -b 1M -e 1G -f 2 --backend nccl --json ag.json\n"
-        "  srun -N 2 --ntasks-per-node=8 preflight sweep all_reduce -d bfloat16 -o all -c 1 --format csv --output ar.csv");
+        "  srun -N 2 --ntasks-per-node=8 preflight sweep all_reduce -d bfloat16 -o all -c 1 --format csv --output "
+        "ar.csv");
   }
 
   int run(const Invocation& inv) override {
@@ -94,12 +96,14 @@ class SweepCommand final : public Command {
     opts_.perIterTiming = perIter_ == 1;
     auto backend = Registry<Backend>::instance().create(backend_);
     if (!backend && Registry<Backend>::instance().keys().empty())
-      throw UsageError("this preflight was built without any collective backend: install Open MPI "
-                       "(apt-get install openmpi-bin libopenmpi-dev) and rebuild, or build with CUDA and NCCL");
+      throw UsageError(
+          "this preflight was built without any collective backend: install Open MPI "
+          "(apt-get install openmpi-bin libopenmpi-dev) and rebuild, or build with CUDA and NCCL");
     if (!backend)
-      throw UsageError(fmt::format("backend '{}' is not in this build: use one of {} (the NCCL backend needs a "
-                                   "build with CUDA and NCCL)",
-                                   backend_, fmt::join(Registry<Backend>::instance().keys(), ", ")));
+      throw UsageError(
+          fmt::format("backend '{}' is not in this build: use one of {} (the NCCL backend needs a "
+                      "build with CUDA and NCCL)",
+                      backend_, fmt::join(Registry<Backend>::instance().keys(), ", ")));
     // Validate before launching anything, so a typo costs no mpirun start-up and a bad path no sweep.
     common_.validateOutputs();
     // The world size is known here only with --local-ranks; otherwise the root is checked after launch.
@@ -134,8 +138,8 @@ class SweepCommand final : public Command {
       // Progress only for runs long enough to wonder about, and at most every 2 s.
       if (progressClock.seconds() < 3 || sinceLast.seconds() < 2 || done == total) return;
       sinceLast.reset();
-      std::cerr << fmt::format("[preflight] sweep {}: {}/{} sizes done ({:.0f}%), {:.0f} s elapsed", coll.key(),
-                               done, total, 100.0 * done / total, progressClock.seconds())
+      std::cerr << fmt::format("[preflight] sweep {}: {}/{} sizes done ({:.0f}%), {:.0f} s elapsed", coll.key(), done,
+                               total, 100.0 * done / total, progressClock.seconds())
                 << std::endl;
     };
 

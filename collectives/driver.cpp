@@ -170,23 +170,24 @@ std::vector<uint64_t> sweepSizes(const SweepOptions& o) {
 
 void validateOptions(const SweepOptions& o, const Collective& c, int nranks) {
   if (o.minBytes > o.maxBytes)
-    throw UsageError(fmt::format("--minbytes ({}) is larger than --maxbytes ({}); swap them or raise -e",
-                                 o.minBytes, o.maxBytes));
+    throw UsageError(
+        fmt::format("--minbytes ({}) is larger than --maxbytes ({}); swap them or raise -e", o.minBytes, o.maxBytes));
   if (o.stepFactor <= 1 && o.stepBytes == 0)
     throw UsageError("--stepbytes 0 with --stepfactor 1 would never advance; set -i > 0 or -f > 1");
   if (o.iters < 1) throw UsageError(fmt::format("--iters must be at least 1 (got {})", o.iters));
   if (o.warmup < 0) throw UsageError(fmt::format("--warmup_iters cannot be negative (got {})", o.warmup));
   if (o.checkIters < 0) throw UsageError(fmt::format("--check cannot be negative (got {})", o.checkIters));
   if (c.rooted() && (o.root < 0 || o.root >= nranks))
-    throw UsageError(fmt::format("--root {} is not a rank of this run (0..{}); pick a root below {}", o.root,
-                                 nranks - 1, nranks));
+    throw UsageError(
+        fmt::format("--root {} is not a rank of this run (0..{}); pick a root below {}", o.root, nranks - 1, nranks));
   for (DataType t : o.dtypes) {
     size_t es = sizeOf(t);
     for (uint64_t s : sweepSizes(o))
       if (s % es != 0)
-        throw UsageError(fmt::format("size {} is not a whole number of {}-byte {} elements; use sizes that are "
-                                     "multiples of {} (e.g. -b {})",
-                                     s, es, name(t), es, ((s + es - 1) / es) * es));
+        throw UsageError(
+            fmt::format("size {} is not a whole number of {}-byte {} elements; use sizes that are "
+                        "multiples of {} (e.g. -b {})",
+                        s, es, name(t), es, ((s + es - 1) / es) * es));
   }
 }
 
@@ -287,8 +288,9 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   if (outOfBounds > 0) {
     result.status = Status::kFail;
     result.message = fmt::format("{} wrong elements in {} of {} measurements", wrongTotal, outOfBounds, nrows);
-    result.remedy = "a collective returned wrong data: rerun with the same arguments to see whether it repeats, "
-                    "then test node pairs (preflight pairs) to find the rank that corrupts it";
+    result.remedy =
+        "a collective returned wrong data: rerun with the same arguments to see whether it repeats, "
+        "then test node pairs (preflight pairs) to find the rank that corrupts it";
   } else {
     result.status = Status::kPass;
     result.message = fmt::format("{} measurements, peak busbw {:.2f} GB/s{}", nrows, peak,

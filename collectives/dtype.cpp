@@ -12,10 +12,9 @@
 namespace pf::collectives {
 
 namespace {
-constexpr std::array<DataType, 10> kAllTypes = {DataType::kInt8,  DataType::kUint8,    DataType::kInt32,
-                                                DataType::kUint32, DataType::kInt64,   DataType::kUint64,
-                                                DataType::kHalf,  DataType::kBfloat16, DataType::kFloat,
-                                                DataType::kDouble};
+constexpr std::array<DataType, 10> kAllTypes = {
+    DataType::kInt8,   DataType::kUint8, DataType::kInt32,    DataType::kUint32, DataType::kInt64,
+    DataType::kUint64, DataType::kHalf,  DataType::kBfloat16, DataType::kFloat,  DataType::kDouble};
 constexpr std::array<RedOp, 5> kAllOps = {RedOp::kSum, RedOp::kProd, RedOp::kMax, RedOp::kMin, RedOp::kAvg};
 
 template <typename T, size_t N>
@@ -33,8 +32,8 @@ std::vector<T> parseNamed(const std::string& text, const std::array<T, N>& all, 
 }  // namespace
 
 const char* name(DataType t) {
-  static const char* kNames[] = {"int8", "uint8", "int32", "uint32", "int64", "uint64",
-                                 "half", "bfloat16", "float", "double"};
+  static const char* kNames[] = {"int8",   "uint8", "int32",    "uint32", "int64",
+                                 "uint64", "half",  "bfloat16", "float",  "double"};
   return kNames[static_cast<int>(t)];
 }
 
@@ -67,8 +66,12 @@ bool isSigned(DataType t) {
 std::vector<DataType> parseDataTypes(const std::string& text) {
   // nccl-tests also accepts these C-style spellings.
   return parseNamed(text, kAllTypes, "data type",
-                    {{"char", DataType::kInt8}, {"int", DataType::kInt32}, {"fp16", DataType::kHalf},
-                     {"bf16", DataType::kBfloat16}, {"fp32", DataType::kFloat}, {"fp64", DataType::kDouble}});
+                    {{"char", DataType::kInt8},
+                     {"int", DataType::kInt32},
+                     {"fp16", DataType::kHalf},
+                     {"bf16", DataType::kBfloat16},
+                     {"fp32", DataType::kFloat},
+                     {"fp64", DataType::kDouble}});
 }
 
 std::vector<RedOp> parseRedOps(const std::string& text) { return parseNamed(text, kAllOps, "reduction op", {}); }

@@ -35,7 +35,7 @@ struct SweepOptions {
   uint64_t stepFactor = 2;          ///< geometric step; 1 = linear
   int iters = 20;
   int warmup = 1;
-  int checkIters = 1;               ///< 0 = no correctness check (the wrong column shows N/A)
+  int checkIters = 1;  ///< 0 = no correctness check (the wrong column shows N/A)
   bool perIterTiming = true;
   int root = 0;
   uint64_t seed = 0x5eed;

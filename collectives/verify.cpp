@@ -81,7 +81,8 @@ double inputValue(DataType t, RedOp op, int rank, int nranks, uint64_t index, ui
       return 1.0;
     }
     case RedOp::kMax:
-    case RedOp::kMin: return sgn ? static_cast<double>(static_cast<int64_t>(h % 100) - 50) : static_cast<double>(h % 100);
+    case RedOp::kMin:
+      return sgn ? static_cast<double>(static_cast<int64_t>(h % 100) - 50) : static_cast<double>(h % 100);
     case RedOp::kNone:
     default: return sgn ? static_cast<double>(static_cast<int64_t>(h % 97) - 48) : static_cast<double>(h % 97);
   }
@@ -166,8 +167,8 @@ uint16_t floatToHalf(float f) {
   int32_t exp = static_cast<int32_t>((x >> 23) & 0xff);
   if (exp == 0xff) return static_cast<uint16_t>(sign | 0x7c00 | (mant ? 0x200 : 0));  // inf / nan
   int32_t e = exp - 127 + 15;
-  if (e >= 0x1f) return static_cast<uint16_t>(sign | 0x7c00);                         // overflow -> inf
-  if (e <= 0) {                                                                        // subnormal or zero
+  if (e >= 0x1f) return static_cast<uint16_t>(sign | 0x7c00);  // overflow -> inf
+  if (e <= 0) {                                                // subnormal or zero
     if (e < -10) return static_cast<uint16_t>(sign);
     mant |= 0x800000;
     uint32_t shift = static_cast<uint32_t>(14 - e);
@@ -211,7 +212,7 @@ uint16_t floatToBfloat16(float f) {
   uint32_t x;
   std::memcpy(&x, &f, 4);
   if ((x & 0x7fffffff) > 0x7f800000) return static_cast<uint16_t>((x >> 16) | 0x40);  // quiet NaN
-  x += 0x7fff + ((x >> 16) & 1);                                                        // round to nearest even
+  x += 0x7fff + ((x >> 16) & 1);                                                      // round to nearest even
   return static_cast<uint16_t>(x >> 16);
 }
 

@@ -20,8 +20,8 @@ class LineCounter {
       pos_ = 0;
       line_ = 1;
     }
-    line_ += static_cast<std::size_t>(std::count(text_.begin() + static_cast<long>(pos_),
-                                                 text_.begin() + static_cast<long>(offset), '\n'));
+    line_ += static_cast<std::size_t>(
+        std::count(text_.begin() + static_cast<long>(pos_), text_.begin() + static_cast<long>(offset), '\n'));
     pos_ = offset;
     return line_;
   }

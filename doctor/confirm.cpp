@@ -80,7 +80,8 @@ ConfirmOutcome devShm(const ConfirmContext& c) {
   struct statvfs st {};
   const std::string p = path(c, "/dev/shm");
   if (statvfs(p.c_str(), &st) != 0) return {"unknown", p + " cannot be read (statvfs failed)", {}};
-  const double size = static_cast<double>(st.f_blocks) * st.f_frsize, avail = static_cast<double>(st.f_bavail) * st.f_frsize;
+  const double size = static_cast<double>(st.f_blocks) * st.f_frsize,
+               avail = static_cast<double>(st.f_bavail) * st.f_frsize;
   ConfirmOutcome o{"refuted", "", {{"size_bytes", size}, {"available_bytes", avail}}};
   // NCCL's troubleshooting guide recommends --shm-size=1g for containers; Docker's default is 64 MiB.
   if (size < 1024.0 * 1024 * 1024 || avail < 256.0 * 1024 * 1024) o.status = "confirmed";
@@ -93,7 +94,8 @@ ConfirmOutcome rlimit(int resource, const char* name, rlim_t enough, const char*
   struct rlimit rl {};
   if (getrlimit(resource, &rl) != 0) return {"unknown", fmt::format("getrlimit({}) failed", name), {}};
   const bool unlimited = rl.rlim_cur == RLIM_INFINITY;
-  ConfirmOutcome o{unlimited || rl.rlim_cur >= enough ? "refuted" : "confirmed", "",
+  ConfirmOutcome o{unlimited || rl.rlim_cur >= enough ? "refuted" : "confirmed",
+                   "",
                    {{"soft", unlimited ? Json("unlimited") : Json(rl.rlim_cur)},
                     {"hard", rl.rlim_max == RLIM_INFINITY ? Json("unlimited") : Json(rl.rlim_max)}}};
   o.detail = fmt::format("{} soft limit in this shell is {}{}", name,
@@ -138,7 +140,7 @@ ConfirmOutcome rdmaDevices(const ConfirmContext& c) {
 }  // namespace
 
 const std::vector<std::string>& confirmChecks() {
-  static const std::vector<std::string> n = {"socket_ifname", "dev_shm",  "memlock",     "nofile",
+  static const std::vector<std::string> n = {"socket_ifname", "dev_shm",   "memlock",     "nofile",
                                              "peermem",       "removeipc", "rdma_devices"};
   return n;
 }

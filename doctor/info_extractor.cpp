@@ -74,13 +74,35 @@ std::string transportName(const std::string& via) {
 }  // namespace
 
 const std::vector<std::string>& InfoExtractor::taps() {
-  static const std::vector<std::string> t = {
-      "NCCL version ", "cudaDriverVersion", "NET/Plugin", "Using network ", "Bootstrap : Using",
-      "NET/Socket : Using", "NET/IB : Using", "NET/IB : No device", "Unable to open device",
-      "ibv_open_device failed", "GPU Direct RDMA ", "Channel ", "NCCL INFO Ring ", "NCCL INFO Trees",
-      "Init START", "Init COMPLETE", "# nThread ", "# Using devices", " device ", "Avg bus bandwidth",
-      "Out of bounds values", "Test CUDA failure", "Test NCCL failure", ": Test failure", "   float     sum",
-      "NCCL WARN ", "NVLS multicast", "CollNet ", "NET/OFI Selected provider"};
+  static const std::vector<std::string> t = {"NCCL version ",
+                                             "cudaDriverVersion",
+                                             "NET/Plugin",
+                                             "Using network ",
+                                             "Bootstrap : Using",
+                                             "NET/Socket : Using",
+                                             "NET/IB : Using",
+                                             "NET/IB : No device",
+                                             "Unable to open device",
+                                             "ibv_open_device failed",
+                                             "GPU Direct RDMA ",
+                                             "Channel ",
+                                             "NCCL INFO Ring ",
+                                             "NCCL INFO Trees",
+                                             "Init START",
+                                             "Init COMPLETE",
+                                             "# nThread ",
+                                             "# Using devices",
+                                             " device ",
+                                             "Avg bus bandwidth",
+                                             "Out of bounds values",
+                                             "Test CUDA failure",
+                                             "Test NCCL failure",
+                                             ": Test failure",
+                                             "   float     sum",
+                                             "NCCL WARN ",
+                                             "NVLS multicast",
+                                             "CollNet ",
+                                             "NET/OFI Selected provider"};
   return t;
 }
 
@@ -88,8 +110,10 @@ ProcessInfo& InfoExtractor::proc(const NormLine& l, const Evidence& ev) {
   // Consecutive lines usually come from the same process: skip the formatting and the map look-up then.
   if (lastProc_ && !l.host.empty() && l.pid == lastPid_ && l.host == lastHost_) return *lastProc_;
   std::string who = l.who();
-  if (who.empty()) who = lastWho_.empty() ? ev.file : lastWho_;
-  else lastWho_ = who;
+  if (who.empty())
+    who = lastWho_.empty() ? ev.file : lastWho_;
+  else
+    lastWho_ = who;
   ProcessInfo& p = procs_[who];
   if (p.host.empty()) p.host = l.host;
   lastProc_ = l.host.empty() ? nullptr : &p;  // std::map nodes do not move, so the pointer stays valid
@@ -116,8 +140,10 @@ void InfoExtractor::feedNcclTests(const std::string& t, const Evidence& ev) {
 void InfoExtractor::feed(const NormLine& l, const Evidence& ev) {
   const std::string& t = l.text;
   // nccl-tests prints its header, rows and failures without NCCL's prefix; an NCCL WARN also counts as output.
-  if (l.level.empty()) feedNcclTests(t, ev);
-  else if (l.level == "WARN") testProgress_ = true;
+  if (l.level.empty())
+    feedNcclTests(t, ev);
+  else if (l.level == "WARN")
+    testProgress_ = true;
   if (has(t, "NCCL version ")) {
     // "NCCL version 2.19.3+cuda12.3" (also inside torch's "..., NCCL version 2.18.6" errors: skip those).
     if (has(t, "error") || has(t, "Error")) return;
@@ -144,8 +170,10 @@ void InfoExtractor::feed(const NormLine& l, const Evidence& ev) {
   if (has(t, "cudaDriverVersion")) {
     p.cudaDriver = std::atoi(after(t, "cudaDriverVersion").c_str());
   } else if (has(t, "NET/Plugin")) {
-    if (has(t, "No plugin found") || has(t, "using internal")) p.netPlugin = "internal";
-    else if (has(t, "Loaded net plugin ")) p.netPlugin = words(after(t, "Loaded net plugin ")).front();
+    if (has(t, "No plugin found") || has(t, "using internal"))
+      p.netPlugin = "internal";
+    else if (has(t, "Loaded net plugin "))
+      p.netPlugin = words(after(t, "Loaded net plugin ")).front();
   } else if (has(t, "Using network ")) {
     p.network = after(t, "Using network ");
     p.networkEvidence = ev;
@@ -210,8 +238,8 @@ void InfoExtractor::finish() {
       facts_["nccl_versions_differ"].push_back(e);
       list += (list.empty() ? "" : ", ") + v;
     }
-    flags_.push_back({"nccl_versions_differ", "ranks report different NCCL versions: " + list,
-                      versionEvidence_.begin()->second});
+    flags_.push_back(
+        {"nccl_versions_differ", "ranks report different NCCL versions: " + list, versionEvidence_.begin()->second});
   }
   for (const auto& [who, p] : procs_) {
     std::vector<std::string> ifs = p.socketIfs;
@@ -219,10 +247,10 @@ void InfoExtractor::finish() {
     std::set<std::string> seen;
     for (const auto& i : ifs) {
       if (isVirtual(i) && seen.insert(i).second)
-        flags_.push_back({"virtual_interface_selected",
-                          fmt::format("{} uses interface {}, a container/virtual device (not routable between nodes)",
-                                      who, i),
-                          facts_["virtual_interface_selected"].front()});
+        flags_.push_back(
+            {"virtual_interface_selected",
+             fmt::format("{} uses interface {}, a container/virtual device (not routable between nodes)", who, i),
+             facts_["virtual_interface_selected"].front()});
     }
     if (p.network == "Socket" && p.ibOpenFailed) {
       facts_["socket_fallback_with_rdma"].push_back(p.networkEvidence);
@@ -238,8 +266,7 @@ void InfoExtractor::finish() {
     if (testHeader_ && !testProgress_ && n > 1 && testDevicesPerHost_.size() == 1) {
       facts_["nccl_tests_stalled"].push_back(testEvidence_);
       flags_.push_back({"nccl_tests_stalled",
-                        fmt::format("nccl-tests listed {} GPUs on {} and then printed no result and no error", n,
-                                    host),
+                        fmt::format("nccl-tests listed {} GPUs on {} and then printed no result and no error", n, host),
                         testEvidence_});
     }
   }

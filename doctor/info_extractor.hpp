@@ -25,10 +25,10 @@ namespace pf::doctor {
 
 struct ProcessInfo {
   std::string host;
-  std::string ncclVersion, cudaVersion;   ///< "2.19.3", "12.3"
-  int cudaDriver = -1;                    ///< cudaDriverVersion, e.g. 12000
-  std::string netPlugin;                  ///< "internal" or the plugin named
-  std::string network;                    ///< "IB", "Socket", "AWS Libfabric", "IBext"...
+  std::string ncclVersion, cudaVersion;  ///< "2.19.3", "12.3"
+  int cudaDriver = -1;                   ///< cudaDriverVersion, e.g. 12000
+  std::string netPlugin;                 ///< "internal" or the plugin named
+  std::string network;                   ///< "IB", "Socket", "AWS Libfabric", "IBext"...
   std::vector<std::string> bootstrapIfs, socketIfs, hcas;
   std::string oobIf;
   bool ibNoDevice = false, ibOpenFailed = false, relaxedOrdering = false;
@@ -38,7 +38,7 @@ struct ProcessInfo {
 };
 
 struct Flag {
-  std::string id;       ///< "socket_fallback_with_rdma", ...
+  std::string id;  ///< "socket_fallback_with_rdma", ...
   std::string message;
   Evidence evidence;
 };

@@ -41,13 +41,16 @@ Json InfoExtractor::toJson() const {
   j["algorithms"] = algos_;
   Json comms = Json::array();
   for (const auto& [id, c] : comms_) {
-    comms.push_back({{"comm_id", id}, {"nranks", c.nranks}, {"ranks_started", c.started.size()},
+    comms.push_back({{"comm_id", id},
+                     {"nranks", c.nranks},
+                     {"ranks_started", c.started.size()},
                      {"ranks_completed", c.completed.size()}});
   }
   j["communicators"] = comms;
   j["processes"] = procs;
   Json flags = Json::array();
-  for (const auto& f : flags_) flags.push_back({{"id", f.id}, {"message", f.message}, {"evidence", f.evidence.toJson()}});
+  for (const auto& f : flags_)
+    flags.push_back({{"id", f.id}, {"message", f.message}, {"evidence", f.evidence.toJson()}});
   j["flags"] = flags;
   return j;
 }

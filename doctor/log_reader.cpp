@@ -41,13 +41,12 @@ std::string readLog(const std::string& path) {
     return out;
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw UsageError(fmt::format("cannot read '{}': {} (give a log file, or - for stdin)", path,
-                                           std::strerror(errno)));
+  if (fd < 0)
+    throw UsageError(fmt::format("cannot read '{}': {} (give a log file, or - for stdin)", path, std::strerror(errno)));
   struct stat st {};
   if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     ::close(fd);
-    throw UsageError(fmt::format("'{}' is a directory; give the log files in it (e.g. '{}/*.log')", path,
-                                 path));
+    throw UsageError(fmt::format("'{}' is a directory; give the log files in it (e.g. '{}/*.log')", path, path));
   }
   // +1 so a regular file's content fits before the first read that returns 0.
   const bool ok = readAll(fd, out, S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) + 1 : 1 << 20);

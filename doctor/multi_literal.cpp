@@ -13,9 +13,10 @@ namespace pf::doctor {
 
 int MultiLiteral::add(std::string_view literal) {
   if (literal.size() < kMinLiteral) {
-    throw UsageError(fmt::format("doctor rules: literal \"{}\" is {} bytes; literals need at least {} so the "
-                                 "matcher stays fast (add surrounding words)",
-                                 literal, literal.size(), kMinLiteral));
+    throw UsageError(
+        fmt::format("doctor rules: literal \"{}\" is {} bytes; literals need at least {} so the "
+                    "matcher stays fast (add surrounding words)",
+                    literal, literal.size(), kMinLiteral));
   }
   for (std::size_t i = 0; i < literals_.size(); ++i) {
     if (literals_[i] == literal) return static_cast<int>(i);

@@ -41,15 +41,14 @@ class MultiLiteral {
   static constexpr int kBlock = 3;
   static constexpr std::size_t kTable = 1u << 15;
   static std::uint32_t hash(const unsigned char* p) {
-    return ((static_cast<std::uint32_t>(p[0]) << 10) ^ (static_cast<std::uint32_t>(p[1]) << 5) ^ p[2]) &
-           (kTable - 1);
+    return ((static_cast<std::uint32_t>(p[0]) << 10) ^ (static_cast<std::uint32_t>(p[1]) << 5) ^ p[2]) & (kTable - 1);
   }
 
   std::vector<std::string> literals_;
-  std::size_t m_ = 0;                          // window: the shortest literal's length
-  std::vector<std::uint8_t> shift_;            // kTable entries
-  std::vector<std::uint32_t> bucketStart_;     // kTable + 1 entries into bucketIds_
-  std::vector<int> bucketIds_;                 // literal ids whose window ends in the hashed block
+  std::size_t m_ = 0;                       // window: the shortest literal's length
+  std::vector<std::uint8_t> shift_;         // kTable entries
+  std::vector<std::uint32_t> bucketStart_;  // kTable + 1 entries into bucketIds_
+  std::vector<int> bucketIds_;              // literal ids whose window ends in the hashed block
 };
 
 }  // namespace pf::doctor

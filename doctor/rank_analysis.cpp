@@ -69,8 +69,7 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
     if (!r.haveFirst) {
       r.firstFailure = e;
       r.haveFirst = true;
-    } else if (!e.timestamp.empty() &&
-               (r.firstFailure.timestamp.empty() || e.timestamp < r.firstFailure.timestamp)) {
+    } else if (!e.timestamp.empty() && (r.firstFailure.timestamp.empty() || e.timestamp < r.firstFailure.timestamp)) {
       r.firstFailure = e;
     }
   }
@@ -94,9 +93,10 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
     if (minSeq >= 0 && maxSeq > minSeq) {
       for (const auto& w : r.watchdog)
         if (w.seq == minSeq && w.rank >= 0) waited.insert(w.rank);
-      r.notes.push_back(fmt::format("ranks timed out at different sequence numbers ({}..{}): the ranks at {} are "
-                                    "behind the others",
-                                    minSeq, maxSeq, minSeq));
+      r.notes.push_back(
+          fmt::format("ranks timed out at different sequence numbers ({}..{}): the ranks at {} are "
+                      "behind the others",
+                      minSeq, maxSeq, minSeq));
     }
     if (r.worldSize > 0 && r.worldSize <= 100000 && seenRanks.size() > 0) {
       std::vector<int> silent;
@@ -105,9 +105,10 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
       // Only meaningful when some ranks did report; if none named a rank we cannot tell who is missing.
       if (!silent.empty() && silent.size() < static_cast<std::size_t>(r.worldSize)) {
         waited.insert(silent.begin(), silent.end());
-        r.notes.push_back(fmt::format("{} of {} ranks hit the watchdog; the others ({} ranks) never reported a "
-                                      "timeout: they were probably stuck before the collective",
-                                      seenRanks.size(), r.worldSize, silent.size()));
+        r.notes.push_back(
+            fmt::format("{} of {} ranks hit the watchdog; the others ({} ranks) never reported a "
+                        "timeout: they were probably stuck before the collective",
+                        seenRanks.size(), r.worldSize, silent.size()));
       }
     }
     r.waitedOn.assign(waited.begin(), waited.end());
@@ -121,16 +122,19 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
       for (const auto& kv : *m) logged.insert(kv.first);
     if (c.nranks > 100000 || logged.size() * 2 < static_cast<std::size_t>(c.nranks)) continue;
     for (int k = 0; k < c.nranks; ++k) {
-      if (!c.started.count(k) && !c.completed.count(k)) r.neverInitialised.push_back(k);
-      else if (c.started.count(k) && !c.completed.count(k) && !c.completed.empty()) r.initIncomplete.push_back(k);
+      if (!c.started.count(k) && !c.completed.count(k))
+        r.neverInitialised.push_back(k);
+      else if (c.started.count(k) && !c.completed.count(k) && !c.completed.empty())
+        r.initIncomplete.push_back(k);
     }
   }
   std::sort(r.neverInitialised.begin(), r.neverInitialised.end());
   r.neverInitialised.erase(std::unique(r.neverInitialised.begin(), r.neverInitialised.end()), r.neverInitialised.end());
   if (!r.neverInitialised.empty())
-    r.notes.push_back(fmt::format("{} rank(s) never logged NCCL Init START (e.g. rank {}): they did not reach "
-                                  "ncclCommInitRank, or their logs are missing",
-                                  r.neverInitialised.size(), r.neverInitialised.front()));
+    r.notes.push_back(
+        fmt::format("{} rank(s) never logged NCCL Init START (e.g. rank {}): they did not reach "
+                    "ncclCommInitRank, or their logs are missing",
+                    r.neverInitialised.size(), r.neverInitialised.front()));
   return r;
 }
 

@@ -28,13 +28,13 @@ struct WatchdogEntry {
 
 struct RankReport {
   bool haveFirst = false;
-  Evidence firstFailure;                       ///< the earliest error line of any diagnosis
-  std::vector<WatchdogEntry> watchdog;         ///< one per rank that timed out
-  std::vector<int> waitedOn;                   ///< ranks the timed-out ranks were waiting on (see header)
-  int worldSize = -1;                          ///< from Init lines or launcher ranks; -1 unknown
-  std::vector<int> neverInitialised;           ///< ranks < nranks with no Init START in any input
-  std::vector<int> initIncomplete;             ///< Init START but no Init COMPLETE
-  std::vector<std::string> notes;              ///< sentences a person reads
+  Evidence firstFailure;                ///< the earliest error line of any diagnosis
+  std::vector<WatchdogEntry> watchdog;  ///< one per rank that timed out
+  std::vector<int> waitedOn;            ///< ranks the timed-out ranks were waiting on (see header)
+  int worldSize = -1;                   ///< from Init lines or launcher ranks; -1 unknown
+  std::vector<int> neverInitialised;    ///< ranks < nranks with no Init START in any input
+  std::vector<int> initIncomplete;      ///< Init START but no Init COMPLETE
+  std::vector<std::string> notes;       ///< sentences a person reads
   Json toJson() const;
 };
 

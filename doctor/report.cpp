@@ -2,10 +2,10 @@
 // Copyright (c) 2026 The Preflight authors
 #include "report.hpp"
 
-#include "line_normalizer.hpp"
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "line_normalizer.hpp"
 
 namespace pf::doctor {
 
@@ -51,7 +51,9 @@ std::vector<Result> toResults(const Analysis& a) {
   info.message = "what NCCL did, from its INFO lines";
   Json ij = a.info.toJson();
   info.status = ij["flags"].empty() ? Status::kPass : Status::kWarn;
-  info.metrics = {{"input_bytes", a.bytes}, {"input_lines", a.lines}, {"processes", a.info.processes().size()},
+  info.metrics = {{"input_bytes", a.bytes},
+                  {"input_lines", a.lines},
+                  {"processes", a.info.processes().size()},
                   {"channels", ij["channels"]}};
   info.rows = ij["processes"];
   ij.erase("processes");

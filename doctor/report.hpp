@@ -18,5 +18,4 @@ namespace pf::doctor {
 /// something, else pass). Keys are "doctor.<rule id>", "doctor.info", "doctor.ranks".
 std::vector<Result> toResults(const Analysis& a);
 
-
 }  // namespace pf::doctor

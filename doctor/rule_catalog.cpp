@@ -40,7 +40,8 @@ std::vector<std::string> stringList(const Json& j, const Where& w, const char* f
 void checkLiterals(const std::vector<std::string>& lits, const Where& w) {
   for (const auto& l : lits) {
     if (l.size() < MultiLiteral::kMinLiteral && lits.size() == 1)
-      w.fail(fmt::format("literal \"{}\" is shorter than {} bytes; add surrounding words", l, MultiLiteral::kMinLiteral));
+      w.fail(
+          fmt::format("literal \"{}\" is shorter than {} bytes; add surrounding words", l, MultiLiteral::kMinLiteral));
     if (l.empty()) w.fail("empty literal");
   }
 }
@@ -52,10 +53,14 @@ LinePattern parsePattern(const Json& j, const Where& w) {
     p.all = stringList(j, w, "pattern");
   } else if (j.is_object()) {
     for (const auto& [k, v] : j.items()) {
-      if (k == "all") p.all = stringList(v, w, "all");
-      else if (k == "none") p.none = stringList(v, w, "none");
-      else if (k == "fact" && v.is_string()) p.fact = v.get<std::string>();
-      else w.fail(fmt::format("unknown pattern field '{}'", k));
+      if (k == "all")
+        p.all = stringList(v, w, "all");
+      else if (k == "none")
+        p.none = stringList(v, w, "none");
+      else if (k == "fact" && v.is_string())
+        p.fact = v.get<std::string>();
+      else
+        w.fail(fmt::format("unknown pattern field '{}'", k));
     }
   } else {
     w.fail("a pattern must be a string, a list of strings or an object");
@@ -77,8 +82,9 @@ Rule parseRule(const Json& j, std::string_view file, const std::string& category
   if (!j.is_object()) w.fail("each rule must be an object");
   Rule r;
   r.category = category;
-  static const std::set<std::string> known = {"id", "title", "explanation", "fix", "commands", "links", "probe",
-                                              "confidence", "fallback", "match", "unless", "captures", "note"};
+  static const std::set<std::string> known = {"id",     "title",    "explanation", "fix",      "commands",
+                                              "links",  "probe",    "confidence",  "fallback", "match",
+                                              "unless", "captures", "note"};
   for (const auto& [k, v] : j.items())
     if (!known.count(k)) w.fail(fmt::format("unknown field '{}'", k));
   auto str = [&](const char* f, bool required) {
@@ -133,10 +139,9 @@ Rule parseRule(const Json& j, std::string_view file, const std::string& category
 }  // namespace
 
 const std::vector<std::string>& categories() {
-  static const std::vector<std::string> c = {"network-interface", "ib-verbs",         "efa-libfabric",
-                                             "p2p",               "shm",              "cuda",
-                                             "rendezvous",        "version-mismatch", "timeout-hang",
-                                             "resource-limits",   "other"};
+  static const std::vector<std::string> c = {
+      "network-interface", "ib-verbs",     "efa-libfabric",   "p2p",  "shm", "cuda", "rendezvous",
+      "version-mismatch",  "timeout-hang", "resource-limits", "other"};
   return c;
 }
 

@@ -182,8 +182,8 @@ std::vector<Result> checkConsistency(const std::vector<RankResults>& ranks) {
         r.remedy = remedyFor(fact);
         r.params = {{"fact", fact}};
         r.evidence.push_back({fact, value, "", "this rank's probe results"});
-        r.evidence.push_back({fact + " (majority)", best->first, "",
-                              fmt::format("{} of {} ranks", best->second.size(), ranks.size())});
+        r.evidence.push_back(
+            {fact + " (majority)", best->first, "", fmt::format("{} of {} ranks", best->second.size(), ranks.size())});
         out.push_back(std::move(r));
       }
     }

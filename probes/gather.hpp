@@ -36,5 +36,4 @@ std::string memberLabel(const std::vector<RankResults>& ranks, size_t index);
 /// Groups of rank indices that agree (see above), largest group first.
 std::vector<std::vector<size_t>> groupIdentical(const std::vector<RankResults>& ranks);
 
-
 }  // namespace pf::probes

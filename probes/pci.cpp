@@ -112,36 +112,24 @@ PciPath pciPath(const PciFunction& a, const PciFunction& b) {
 
 std::string pciPathName(PciPath p) {
   switch (p) {
-    case PciPath::kSelf:
-      return "self";
-    case PciPath::kPix:
-      return "PIX";
-    case PciPath::kPxb:
-      return "PXB";
-    case PciPath::kPhb:
-      return "PHB";
-    case PciPath::kSys:
-      return "SYS";
-    case PciPath::kUnknown:
-      break;
+    case PciPath::kSelf: return "self";
+    case PciPath::kPix: return "PIX";
+    case PciPath::kPxb: return "PXB";
+    case PciPath::kPhb: return "PHB";
+    case PciPath::kSys: return "SYS";
+    case PciPath::kUnknown: break;
   }
   return "unknown";
 }
 
 std::string pciPathDescription(PciPath p) {
   switch (p) {
-    case PciPath::kSelf:
-      return "the same device";
-    case PciPath::kPix:
-      return "behind the same PCIe switch";
-    case PciPath::kPxb:
-      return "through several PCIe switches, not the CPU";
-    case PciPath::kPhb:
-      return "through the CPU's PCIe host bridge";
-    case PciPath::kSys:
-      return "across the inter-socket link";
-    case PciPath::kUnknown:
-      break;
+    case PciPath::kSelf: return "the same device";
+    case PciPath::kPix: return "behind the same PCIe switch";
+    case PciPath::kPxb: return "through several PCIe switches, not the CPU";
+    case PciPath::kPhb: return "through the CPU's PCIe host bridge";
+    case PciPath::kSys: return "across the inter-socket link";
+    case PciPath::kUnknown: break;
   }
   return "unknown: sysfs gives no PCI ancestry or NUMA node";
 }
@@ -175,10 +163,8 @@ bool isVirtualFunction(const PciFunction& f) {
     case 0x101a:
     case 0x101c:
     case 0x101e:
-    case 0xa2d3:
-      return true;
-    default:
-      return false;
+    case 0xa2d3: return true;
+    default: return false;
   }
 }
 }  // namespace pf::probes

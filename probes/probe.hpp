@@ -22,7 +22,7 @@
 namespace pf::probes {
 
 struct ProbeOptions {
-  bool quick = false;   ///< skip measurements that take more than ~100 ms (p2p copy bandwidth)
+  bool quick = false;  ///< skip measurements that take more than ~100 ms (p2p copy bandwidth)
 };
 
 /// key() is the registry key ("net", "ib", ...), handed over by the registry (pf::Registered).

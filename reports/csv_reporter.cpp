@@ -35,7 +35,8 @@ class CsvReporter final : public Reporter {
     std::ostringstream s;
     if (columns.empty()) {
       s << "key,status,message\n";
-      for (const Result& r : report.results) s << cell(r.key) << "," << toString(r.status) << "," << cell(r.message) << "\n";
+      for (const Result& r : report.results)
+        s << cell(r.key) << "," << toString(r.status) << "," << cell(r.message) << "\n";
       out.write(s.str());
       return;
     }

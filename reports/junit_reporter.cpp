@@ -60,8 +60,8 @@ class JunitReporter final : public Reporter {
              toString(res.status), res.message, res.message};
       if (!res.remedy.empty()) c.detail += "\nremedy: " + res.remedy;
       for (const Evidence& ev : res.evidence)
-        c.detail += fmt::format("\nevidence: {} = {}{}{}", ev.what, ev.value.is_string() ? ev.value.get<std::string>()
-                                                                                       : ev.value.dump(),
+        c.detail += fmt::format("\nevidence: {} = {}{}{}", ev.what,
+                                ev.value.is_string() ? ev.value.get<std::string>() : ev.value.dump(),
                                 ev.unit.empty() ? "" : " " + ev.unit, ev.source.empty() ? "" : " (" + ev.source + ")");
       cases.push_back(std::move(c));
       if (res.kind != Kind::kPairs) continue;
@@ -83,13 +83,15 @@ class JunitReporter final : public Reporter {
     double seconds = 0;
     for (const Phase& p : r.phases) seconds += p.seconds;
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    out += fmt::format("<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
-                       xml(suite), cases.size(), failures, errors, skipped, seconds);
-    out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\" "
-                       "timestamp=\"{}\" hostname=\"{}\">\n",
-                       xml(suite), cases.size(), failures, errors, skipped, seconds,
-                       xml(r.context.start_time.empty() ? "1970-01-01T00:00:00" : r.context.start_time.substr(0, 19)),
-                       xml(r.context.hostname));
+    out += fmt::format(
+        "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+        xml(suite), cases.size(), failures, errors, skipped, seconds);
+    out += fmt::format(
+        "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\" "
+        "timestamp=\"{}\" hostname=\"{}\">\n",
+        xml(suite), cases.size(), failures, errors, skipped, seconds,
+        xml(r.context.start_time.empty() ? "1970-01-01T00:00:00" : r.context.start_time.substr(0, 19)),
+        xml(r.context.hostname));
     out += "    <properties>\n";
     out += fmt::format("      <property name=\"verdict\" value=\"{}\"/>\n", toString(r.verdict));
     out += fmt::format("      <property name=\"exit_code\" value=\"{}\"/>\n", r.exit_code);

@@ -26,8 +26,7 @@ std::string half(const SweepRow& r, bool iterColumns) {
 
 }  // namespace
 
-std::string ncclTableHeader(const SweepParams& p, const Json& devices, const std::string& version,
-                            bool iterColumns) {
+std::string ncclTableHeader(const SweepParams& p, const Json& devices, const std::string& version, bool iterColumns) {
   const std::string coll = p.collective.empty() ? "?" : p.collective;
   const uint64_t factor = p.step_factor;
   bool geometric = factor > 1;
@@ -55,13 +54,13 @@ std::string ncclTableHeader(const SweepParams& p, const Json& devices, const std
   s += "#\n";
   s += fmt::format("#{:>74}{:>{}}{}\n", "out-of-place", "in-place", 31 + e, std::string(10 + e, ' '));
   // Column titles, then units: prefix columns, then the same four columns (+ extras) for each half.
-  const std::array<std::array<const char*, 9>, 2> cols = {{
-      {"size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong"},
-      {"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", ""}}};
+  const std::array<std::array<const char*, 9>, 2> cols = {
+      {{"size", "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong"},
+       {"(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", ""}}};
   for (int i = 0; i < 2; ++i) {
     const auto& c = cols[i];
-    std::string halfCols = fmt::format("  {:>7}  {:>6}  {:>6}  {:>6}{}", c[5], c[6], c[7], c[8],
-                                       i == 0 ? extraNames : extraUnits);
+    std::string halfCols =
+        fmt::format("  {:>7}  {:>6}  {:>6}  {:>6}{}", c[5], c[6], c[7], c[8], i == 0 ? extraNames : extraUnits);
     s += fmt::format("# {:>10}  {:>12}  {:>8}  {:>6}  {:>6}{}{} \n", c[0], c[1], c[2], c[3], c[4], halfCols, halfCols);
   }
   return s;

@@ -25,10 +25,14 @@ namespace {
 std::string escapeLabel(const std::string& v) {
   std::string out;
   for (char c : v) {
-    if (c == '\\') out += "\\\\";
-    else if (c == '"') out += "\\\"";
-    else if (c == '\n') out += "\\n";
-    else out += c;
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '"')
+      out += "\\\"";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
   }
   return out;
 }
@@ -53,8 +57,10 @@ class Exposition {
     // Two results may share a label set (two findings of one check on the whole run): a sample must be unique, so
     // the family keeps the larger value, which for severities and failure flags is the worse one.
     auto [it, added] = f.index.emplace(l, f.samples.size());
-    if (added) f.samples.push_back({l, value});
-    else f.samples[it->second].second = std::max(f.samples[it->second].second, value);
+    if (added)
+      f.samples.push_back({l, value});
+    else
+      f.samples[it->second].second = std::max(f.samples[it->second].second, value);
   }
   std::string str() const {
     std::string out;
@@ -103,8 +109,10 @@ class PrometheusReporter final : public Reporter {
       e.add("preflight_phase_seconds", "wall time of each phase", {{"command", cmd}, {"phase", p.name}}, p.seconds);
     std::set<std::string> hosts, failing;
     for (const Result& res : r.results) {
-      e.add("preflight_result_severity", "status of each result: 0 pass, 1 skipped, 2 absent, 3 warn, 4 fail, 5 timeout, 6 error",
-            {{"command", cmd}, {"key", res.key}, {"kind", toString(res.kind)}, {"host", res.host}}, severity(res.status));
+      e.add("preflight_result_severity",
+            "status of each result: 0 pass, 1 skipped, 2 absent, 3 warn, 4 fail, 5 timeout, 6 error",
+            {{"command", cmd}, {"key", res.key}, {"kind", toString(res.kind)}, {"host", res.host}},
+            severity(res.status));
       // A finding may name several nodes ("node0,node1" for a link).
       std::string h = res.host;
       for (size_t start = 0; !h.empty() && start <= h.size();) {
@@ -112,7 +120,8 @@ class PrometheusReporter final : public Reporter {
         std::string one = h.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
         if (!one.empty()) {
           hosts.insert(one);
-          if (res.status == Status::kFail || res.status == Status::kTimeout || res.status == Status::kError) failing.insert(one);
+          if (res.status == Status::kFail || res.status == Status::kTimeout || res.status == Status::kError)
+            failing.insert(one);
         }
         if (comma == std::string::npos) break;
         start = comma + 1;

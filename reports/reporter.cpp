@@ -38,8 +38,8 @@ void Output::close() {
 std::unique_ptr<Reporter> makeReporter(const std::string& format, const ReportOptions& options) {
   auto r = Registry<Reporter>::instance().create(format);
   if (!r)
-    throw UsageError(fmt::format("unknown output format '{}': use one of {}", format,
-                                 fmt::join(reporterFormats(), ", ")));
+    throw UsageError(
+        fmt::format("unknown output format '{}': use one of {}", format, fmt::join(reporterFormats(), ", ")));
   r->options_ = options;
   return r;
 }

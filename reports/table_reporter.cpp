@@ -15,7 +15,8 @@ namespace pf::reports {
 std::string formatEvidence(const Evidence& e) {
   std::string s = e.what;
   if (!e.value.is_null())
-    s += ": " + (e.value.is_string() ? e.value.get<std::string>() : e.value.dump()) + (e.unit.empty() ? "" : " " + e.unit);
+    s += ": " + (e.value.is_string() ? e.value.get<std::string>() : e.value.dump()) +
+         (e.unit.empty() ? "" : " " + e.unit);
   if (!e.source.empty()) s += " (" + e.source + ")";
   return s;
 }

@@ -104,8 +104,8 @@ void Mlp::backward(const std::function<void(int)>& layerDone) {
     float* dW = grads_.data() + slots_[2 * l].gradOffset;
     float* db = grads_.data() + slots_[2 * l + 1].gradOffset;
     // dW[out x in] = dZ^T[out x B] * X[B x in]
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, in, B, 1.0f, dA_.data(), out, acts_[l].data(), in,
-                0.0f, dW, in);
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, in, B, 1.0f, dA_.data(), out, acts_[l].data(), in, 0.0f,
+                dW, in);
     for (int j = 0; j < out; ++j) db[j] = 0.0f;
     for (int r = 0; r < B; ++r)
       for (int j = 0; j < out; ++j) db[j] += dA_[static_cast<std::size_t>(r) * out + j];
@@ -129,13 +129,14 @@ double Mlp::checksum() const {
   return s + 1e-3 * w;
 }
 
-void syntheticBatch(const ModelSpec& spec, long long step, int globalBatch, int rank, int ranks,
-                    std::vector<float>& x, std::vector<float>& y) {
+void syntheticBatch(const ModelSpec& spec, long long step, int globalBatch, int rank, int ranks, std::vector<float>& x,
+                    std::vector<float>& y) {
   const int local = globalBatch / ranks;
   x.resize(static_cast<std::size_t>(local) * spec.input);
   y.resize(static_cast<std::size_t>(local) * spec.output);
   for (int k = 0; k < local; ++k) {
-    const std::uint64_t idx = static_cast<std::uint64_t>(step) * globalBatch + rank + static_cast<std::uint64_t>(k) * ranks;
+    const std::uint64_t idx =
+        static_cast<std::uint64_t>(step) * globalBatch + rank + static_cast<std::uint64_t>(k) * ranks;
     for (int i = 0; i < spec.input; ++i)
       x[static_cast<std::size_t>(k) * spec.input + i] = uniform(spec.seed + 1, idx * spec.input + i);
     // Targets: a smooth function of the inputs, so the loss can actually decrease.

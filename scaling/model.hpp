@@ -16,10 +16,10 @@
 namespace pf::scaling {
 
 struct ModelSpec {
-  int input = 256;    ///< features per sample
-  int width = 512;    ///< hidden width
-  int depth = 4;      ///< number of linear layers (>= 1)
-  int output = 16;    ///< targets per sample
+  int input = 256;  ///< features per sample
+  int width = 512;  ///< hidden width
+  int depth = 4;    ///< number of linear layers (>= 1)
+  int output = 16;  ///< targets per sample
   std::uint64_t seed = 1234;
   /// Layer l's (in, out).
   std::pair<int, int> layerShape(int l) const;
@@ -63,7 +63,7 @@ class Mlp {
 
 /// DistributedSampler-like synthetic data: sample `index` of the global stream is a fixed function of
 /// (seed, index), and rank r of n takes global indices r, r+n, r+2n, ... of each step's global batch.
-void syntheticBatch(const ModelSpec& spec, long long step, int globalBatch, int rank, int ranks,
-                    std::vector<float>& x, std::vector<float>& y);
+void syntheticBatch(const ModelSpec& spec, long long step, int globalBatch, int rank, int ranks, std::vector<float>& x,
+                    std::vector<float>& y);
 
 }  // namespace pf::scaling

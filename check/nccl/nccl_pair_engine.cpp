@@ -62,8 +62,10 @@ class NcclPairEngine final : public PairEngine {
     for (std::string& s : boot.allGather(noGpu))
       if (!s.empty()) missing.push_back(std::move(s));
     if (!missing.empty())
-      throw CudaError(fmt::format("--engine nccl needs a GPU on every node's first rank; none on {}. Use "
-                                  "--engine mpi on CPU-only nodes", fmt::join(missing, ", ")));
+      throw CudaError(
+          fmt::format("--engine nccl needs a GPU on every node's first rank; none on {}. Use "
+                      "--engine mpi on CPU-only nodes",
+                      fmt::join(missing, ", ")));
     const ncclUniqueId id = shareNcclUniqueId(boot);
     if (!leader) return;
     device_ = env.local_rank % count;
@@ -75,9 +77,12 @@ class NcclPairEngine final : public PairEngine {
     PF_NCCL_CHECK(ncclGetVersion(&version));
     cudaDeviceProp prop{};
     PF_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
-    info_ = Json{{"engine", "nccl"}, {"nccl_version", version}, {"buffers", "device"},
-                 {"device", prop.name}, {"pci_bus_id", fmt::format("{:04x}:{:02x}:{:02x}.0", prop.pciDomainID,
-                                                                   prop.pciBusID, prop.pciDeviceID)}};
+    info_ =
+        Json{{"engine", "nccl"},
+             {"nccl_version", version},
+             {"buffers", "device"},
+             {"device", prop.name},
+             {"pci_bus_id", fmt::format("{:04x}:{:02x}:{:02x}.0", prop.pciDomainID, prop.pciBusID, prop.pciDeviceID)}};
   }
 
   Json info() const override { return info_; }

@@ -60,9 +60,10 @@ class NcclBackend final : public Backend {
     int count = 0;
     cudaError_t rc = cudaGetDeviceCount(&count);
     if (rc != cudaSuccess || count == 0)
-      throw CudaError(fmt::format("--backend nccl needs a GPU, and none is visible on {} (cudaGetDeviceCount: {}); "
-                                  "use --backend mpi on CPU-only nodes",
-                                  hostName(), rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)));
+      throw CudaError(
+          fmt::format("--backend nccl needs a GPU, and none is visible on {} (cudaGetDeviceCount: {}); "
+                      "use --backend mpi on CPU-only nodes",
+                      hostName(), rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)));
     device_ = env.local_rank % count;
     PF_CUDA_CHECK(cudaSetDevice(device_));
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

@@ -13,13 +13,12 @@
 #include "pf/environment.hpp"
 #include "pf/error.hpp"
 
-#define PF_NCCL_CHECK(expr)                                                                                   \
-  do {                                                                                                        \
-    ncclResult_t pf_nccl_rc = (expr);                                                                         \
-    if (pf_nccl_rc != ncclSuccess)                                                                            \
-      throw ::pf::NcclError(fmt::format("{} failed: {} / {} at {}:{} on {}", #expr,                           \
-                                        ncclGetErrorString(pf_nccl_rc), ncclGetLastError(nullptr), __FILE__,  \
-                                        __LINE__, ::pf::hostName()));                                         \
+#define PF_NCCL_CHECK(expr)                                                                                         \
+  do {                                                                                                              \
+    ncclResult_t pf_nccl_rc = (expr);                                                                               \
+    if (pf_nccl_rc != ncclSuccess)                                                                                  \
+      throw ::pf::NcclError(fmt::format("{} failed: {} / {} at {}:{} on {}", #expr, ncclGetErrorString(pf_nccl_rc), \
+                                        ncclGetLastError(nullptr), __FILE__, __LINE__, ::pf::hostName()));          \
   } while (0)
 
 #include <algorithm>

@@ -14,10 +14,10 @@
 namespace pf {
 
 /// Throws MpiError with the MPI error string, the expression and file:line.
-#define PF_MPI_CHECK(expr)                                                                                 \
-  do {                                                                                                     \
-    int pf_mpi_rc = (expr);                                                                                \
-    if (pf_mpi_rc != MPI_SUCCESS) ::pf::throwMpiError(pf_mpi_rc, #expr, __FILE__, __LINE__);               \
+#define PF_MPI_CHECK(expr)                                                                   \
+  do {                                                                                       \
+    int pf_mpi_rc = (expr);                                                                  \
+    if (pf_mpi_rc != MPI_SUCCESS) ::pf::throwMpiError(pf_mpi_rc, #expr, __FILE__, __LINE__); \
   } while (0)
 
 [[noreturn]] void throwMpiError(int rc, const char* expr, const char* file, int line);

@@ -75,11 +75,16 @@ LauncherEnv detectLauncher(const Environment& env) {
 
 Json toJson(const LauncherEnv& l) {
   auto opt = [](const auto& v) { return v ? Json(*v) : Json(nullptr); };
-  return Json{{"launcher", l.launcher},        {"rank", l.rank},
-              {"world_size", l.world_size},    {"local_rank", l.local_rank},
-              {"local_world_size", l.local_world_size}, {"node_rank", opt(l.node_rank)},
-              {"node_count", opt(l.node_count)},        {"master_addr", opt(l.master_addr)},
-              {"master_port", opt(l.master_port)}, {"spawned", l.spawned}};
+  return Json{{"launcher", l.launcher},
+              {"rank", l.rank},
+              {"world_size", l.world_size},
+              {"local_rank", l.local_rank},
+              {"local_world_size", l.local_world_size},
+              {"node_rank", opt(l.node_rank)},
+              {"node_count", opt(l.node_count)},
+              {"master_addr", opt(l.master_addr)},
+              {"master_port", opt(l.master_port)},
+              {"spawned", l.spawned}};
 }
 
 }  // namespace pf

@@ -89,8 +89,8 @@ RunReport readReport(const std::string& path) {
   try {
     j = Json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(fmt::format("'{}' is not valid JSON ({}); pass a document written by preflight --json", path,
-                                 e.what()));
+    throw UsageError(
+        fmt::format("'{}' is not valid JSON ({}); pass a document written by preflight --json", path, e.what()));
   }
   try {
     return reportFromJson(j);

@@ -111,10 +111,17 @@ Json toJson(const RunReport& r) {
   Json j;
   j["schema_version"] = r.schema_version;
   const Context& c = r.context;
-  j["context"] = {{"tool", c.tool},           {"version", c.version},       {"command", c.command},
-                  {"argv", c.argv},           {"hostname", c.hostname},     {"start_time", c.start_time},
-                  {"end_time", c.end_time},   {"world_size", c.world_size}, {"node_count", c.node_count},
-                  {"launcher", c.launcher},   {"extra", c.extra}};
+  j["context"] = {{"tool", c.tool},
+                  {"version", c.version},
+                  {"command", c.command},
+                  {"argv", c.argv},
+                  {"hostname", c.hostname},
+                  {"start_time", c.start_time},
+                  {"end_time", c.end_time},
+                  {"world_size", c.world_size},
+                  {"node_count", c.node_count},
+                  {"launcher", c.launcher},
+                  {"extra", c.extra}};
   j["verdict"] = toString(r.verdict);
   j["exit_code"] = r.exit_code;
   j["phases"] = Json::array();
@@ -157,12 +164,13 @@ RunReport reportFromJson(const Json& j) {
   // A document read back is this version's model: the writer of a version 1 document is upgraded on reading.
   r.schema_version = kSchemaVersion;
   if (version < 1)
-    throw UsageError(fmt::format("result document has schema_version {}; versions 1 to {} are known", version,
-                                 kSchemaVersion));
+    throw UsageError(
+        fmt::format("result document has schema_version {}; versions 1 to {} are known", version, kSchemaVersion));
   if (version > kSchemaVersion)
-    throw UsageError(fmt::format("result document has schema_version {}, newer than this preflight reads ({}); "
-                                 "upgrade preflight",
-                                 version, kSchemaVersion));
+    throw UsageError(
+        fmt::format("result document has schema_version {}, newer than this preflight reads ({}); "
+                    "upgrade preflight",
+                    version, kSchemaVersion));
   const Json& c = j.contains("context") ? j.at("context") : Json::object();
   const char* w = "context";
   r.context.tool = optionalField<std::string>(c, "tool", "preflight", w);

@@ -34,8 +34,7 @@ SpreadStat spread(const Json& j, const char* name) {
 }  // namespace
 
 ScaleRow scaleRowFromJson(const Json& j) {
-  if (!j.is_object() || !j.contains("ranks"))
-    throw UsageError("result document: a scale row has no 'ranks' field");
+  if (!j.is_object() || !j.contains("ranks")) throw UsageError("result document: a scale row has no 'ranks' field");
   ScaleRow r;
   r.ranks = get(j, "ranks", 0);
   r.throughput_sps = spread(j, "throughput_sps");

@@ -55,8 +55,9 @@ double mad(std::span<const double> sample) {
 double robustZ(double x, double med, double madValue) {
   // 1.4826 makes the MAD a consistent estimator of the standard deviation for normal data.
   double scale = 1.4826 * madValue;
-  if (scale == 0) return x == med ? 0 : (x > med ? std::numeric_limits<double>::infinity()
-                                                 : -std::numeric_limits<double>::infinity());
+  if (scale == 0)
+    return x == med ? 0
+                    : (x > med ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
   return (x - med) / scale;
 }
 

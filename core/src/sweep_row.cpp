@@ -67,12 +67,18 @@ SweepRow sweepRowFromJson(const Json& j) {
 }
 
 Json toJson(const SweepParams& p) {
-  return {{"collective", p.collective},       {"ranks", p.ranks},
-          {"min_bytes", p.min_bytes},         {"max_bytes", p.max_bytes},
-          {"step_factor", p.step_factor},     {"step_bytes", p.step_bytes},
-          {"iters", p.iters},                 {"warmup_iters", p.warmup_iters},
-          {"check_iters", p.check_iters},     {"per_iter_timing", p.per_iter_timing},
-          {"root", p.root},                   {"backend", p.backend}};
+  return {{"collective", p.collective},
+          {"ranks", p.ranks},
+          {"min_bytes", p.min_bytes},
+          {"max_bytes", p.max_bytes},
+          {"step_factor", p.step_factor},
+          {"step_bytes", p.step_bytes},
+          {"iters", p.iters},
+          {"warmup_iters", p.warmup_iters},
+          {"check_iters", p.check_iters},
+          {"per_iter_timing", p.per_iter_timing},
+          {"root", p.root},
+          {"backend", p.backend}};
 }
 
 Json toJson(const SweepMetrics& m) {

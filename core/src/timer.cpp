@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include <ctime>
-
 #include "pf/timer.hpp"
+
+#include <ctime>
 
 namespace pf {
 

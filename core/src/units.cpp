@@ -13,9 +13,10 @@ namespace pf {
 
 uint64_t parseSize(std::string_view text, std::string_view what) {
   auto fail = [&](std::string_view why) -> uint64_t {
-    throw UsageError(fmt::format("invalid size '{}' for {}: {} (use a number of bytes with an optional K, M or G "
-                                 "suffix, e.g. 8, 64K, 16M, 1G)",
-                                 text, what, why));
+    throw UsageError(
+        fmt::format("invalid size '{}' for {}: {} (use a number of bytes with an optional K, M or G "
+                    "suffix, e.g. 8, 64K, 16M, 1G)",
+                    text, what, why));
   };
   if (text.empty()) return fail("empty");
   uint64_t mult = 1;
@@ -66,7 +67,8 @@ std::string humanBytes(uint64_t bytes) {
     ++u;
   }
   if (u == 0) return fmt::format("{} B", bytes);
-  if (v == static_cast<double>(static_cast<uint64_t>(v))) return fmt::format("{} {}", static_cast<uint64_t>(v), kUnits[u]);
+  if (v == static_cast<double>(static_cast<uint64_t>(v)))
+    return fmt::format("{} {}", static_cast<uint64_t>(v), kUnits[u]);
   return fmt::format("{:.1f} {}", v, kUnits[u]);
 }
 

@@ -18,17 +18,10 @@ std::optional<long long> tmpfsSize(const std::string& v) {
   long long mult = 1;
   std::string num = v;
   switch (std::tolower(static_cast<unsigned char>(v.back()))) {
-    case 'k':
-      mult = 1LL << 10;
-      break;
-    case 'm':
-      mult = 1LL << 20;
-      break;
-    case 'g':
-      mult = 1LL << 30;
-      break;
-    default:
-      break;
+    case 'k': mult = 1LL << 10; break;
+    case 'm': mult = 1LL << 20; break;
+    case 'g': mult = 1LL << 30; break;
+    default: break;
   }
   if (mult != 1) num.pop_back();
   auto n = parseInt(num);

@@ -49,11 +49,8 @@ void checkNames(const NcclSettings& s, Findings& f) {
         f.add(Status::kWarn, fmt::format("{} is read by PyTorch, not NCCL, and was renamed {}", shown, info->note),
               fmt::format("use {}", info->note));
         continue;
-      case NcclVarClass::kDebug:
-        debug.push_back(name);
-        break;
-      case NcclVarClass::kSystem:
-        break;
+      case NcclVarClass::kDebug: debug.push_back(name); break;
+      case NcclVarClass::kSystem: break;
     }
     for (const auto& p : validateNcclValue(*info, setting.value)) f.add(p.status, p.message, p.remedy);
   }

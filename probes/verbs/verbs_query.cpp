@@ -12,29 +12,20 @@ namespace {
 
 std::string stateName(ibv_port_state s) {
   switch (s) {
-    case IBV_PORT_DOWN:
-      return "DOWN";
-    case IBV_PORT_INIT:
-      return "INIT";
-    case IBV_PORT_ARMED:
-      return "ARMED";
-    case IBV_PORT_ACTIVE:
-      return "ACTIVE";
-    case IBV_PORT_ACTIVE_DEFER:
-      return "ACTIVE_DEFER";
-    default:
-      return "NOP";
+    case IBV_PORT_DOWN: return "DOWN";
+    case IBV_PORT_INIT: return "INIT";
+    case IBV_PORT_ARMED: return "ARMED";
+    case IBV_PORT_ACTIVE: return "ACTIVE";
+    case IBV_PORT_ACTIVE_DEFER: return "ACTIVE_DEFER";
+    default: return "NOP";
   }
 }
 
 std::string linkLayerName(uint8_t l) {
   switch (l) {
-    case IBV_LINK_LAYER_INFINIBAND:
-      return "InfiniBand";
-    case IBV_LINK_LAYER_ETHERNET:
-      return "Ethernet";
-    default:
-      return "Unspecified";
+    case IBV_LINK_LAYER_INFINIBAND: return "InfiniBand";
+    case IBV_LINK_LAYER_ETHERNET: return "Ethernet";
+    default: return "Unspecified";
   }
 }
 

@@ -82,7 +82,8 @@ class DoctorText final : public TextView {
     std::string out = "\nWhat NCCL did:\n";
     for (const char* f : {"nccl_versions", "networks"}) {
       const Json v = ij.value(f, Json::array());
-      if (!v.empty()) out += fmt::format("  {}: {}\n", f == std::string("networks") ? "network" : "NCCL versions", v.dump());
+      if (!v.empty())
+        out += fmt::format("  {}: {}\n", f == std::string("networks") ? "network" : "NCCL versions", v.dump());
     }
     if (!transports.empty()) out += fmt::format("  transports: {}\n", transports.dump());
     if (ij.contains("channels") && !ij.at("channels").is_null())
@@ -101,9 +102,10 @@ class DoctorText final : public TextView {
     std::string out = "\nRanks:\n";
     if (!first.is_null() && diagnosed) {
       const std::string host = str(first, "host"), ts = str(first, "timestamp");
-      out += fmt::format("  first failure: {}{}{}{}\n", where(first), host.empty() ? "" : " host " + host,
-                         first.value("rank", Json()).is_number() ? fmt::format(" rank {}", first["rank"].get<int>()) : "",
-                         ts.empty() ? "" : " at " + ts);
+      out +=
+          fmt::format("  first failure: {}{}{}{}\n", where(first), host.empty() ? "" : " host " + host,
+                      first.value("rank", Json()).is_number() ? fmt::format(" rank {}", first["rank"].get<int>()) : "",
+                      ts.empty() ? "" : " at " + ts);
     }
     for (const Json& w : watchdog) {
       auto num = [&](const char* f) { return w.contains(f) && w.at(f).is_number() ? w.at(f).dump() : std::string(); };

@@ -19,7 +19,8 @@ class EnvText final : public TextView {
     for (const Json& l : j.value("launchers", Json::array()))
       if (l.is_string()) launchers.push_back(l.get<std::string>());
     const std::string process = j.value("launcher", std::string("none"));  // the process launcher
-    std::string out = fmt::format("launcher: {}\n", launchers.empty() ? "none" : fmt::format("{}", fmt::join(launchers, " + ")));
+    std::string out =
+        fmt::format("launcher: {}\n", launchers.empty() ? "none" : fmt::format("{}", fmt::join(launchers, " + ")));
     const Json sources = j.value("sources", Json::object());
     for (const char* f : {"rank", "world_size", "local_rank", "local_world_size", "node_rank", "node_count",
                           "master_addr", "master_port"}) {
@@ -29,7 +30,9 @@ class EnvText final : public TextView {
       if (from.empty() && processField && process != "none") from = process;
       const Json v = j.value(f, Json());
       out += fmt::format("  {:<17} {:<20} {}\n", f,
-                         v.is_null() ? "-" : v.is_string() ? v.get<std::string>() : v.dump(),
+                         v.is_null()     ? "-"
+                         : v.is_string() ? v.get<std::string>()
+                                         : v.dump(),
                          from.empty() ? "" : "(" + from + ")");
     }
     for (const Json& n : j.value("notes", Json::array()))

@@ -69,9 +69,9 @@ std::string summary(const RunReport& report, bool strict) {
     out += fmt::format("      {}\n", r.message);
     if (!r.remedy.empty()) out += fmt::format("      remedy: {}\n", r.remedy);
   }
-  std::string head = fmt::format("preflight {}: {} ({} nodes, {} ranks)", report.context.command,
-                                 report.exit_code == 0 ? "PASS" : "FAIL", report.context.node_count,
-                                 report.context.world_size);
+  std::string head =
+      fmt::format("preflight {}: {} ({} nodes, {} ranks)", report.context.command,
+                  report.exit_code == 0 ? "PASS" : "FAIL", report.context.node_count, report.context.world_size);
   std::set<std::string> links;
   for (const auto& hosts : failingLinks) {
     bool covered = false;

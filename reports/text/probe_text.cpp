@@ -104,8 +104,8 @@ class ProbeText final : public TextView {
     for (const auto& group : groups)
       for (const Result* r : group[0]->results)
         if ((r->status == Status::kWarn || r->status == Status::kFail) && !r->remedy.empty())
-          fixes += fmt::format("  [{}] {} on {}: {}\n", toString(r->status), r->key, groupNames(members, group),
-                               r->remedy);
+          fixes +=
+              fmt::format("  [{}] {} on {}: {}\n", toString(r->status), r->key, groupNames(members, group), r->remedy);
     if (!fixes.empty()) out += "\nTo fix:\n" + fixes;
     if (!diffs.empty()) {
       out += "\nNodes that differ from the majority:\n";

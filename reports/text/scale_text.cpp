@@ -24,10 +24,11 @@ class ScaleText final : public TextView {
       s += fmt::format("{:>5} {:>12} {:>12} {:>11} {:>11} {:>11} {:>11} {:>10} {:>10} {:>6}\n", "ranks", "samples/s",
                        "step_p50_us", "step_p90_us", "compute_us", "comm_us", "exposed_us", "eff", "eff_min", "equal");
       for (const ScaleRow& row : sum.rows)
-        s += fmt::format("{:>5} {:>12.1f} {:>12.1f} {:>11.1f} {:>11.1f} {:>11.1f} {:>11.1f} {:>10.3f} {:>10.3f} {:>6}\n",
-                         row.ranks, row.throughput_sps.median, row.step_us_p50, row.step_us_p90, row.compute_us,
-                         row.comm_us, row.exposed_comm_us, row.efficiency.median, row.efficiency.min,
-                         row.ranks_identical && row.equal_to_single_rank ? "yes" : "NO");
+        s +=
+            fmt::format("{:>5} {:>12.1f} {:>12.1f} {:>11.1f} {:>11.1f} {:>11.1f} {:>11.1f} {:>10.3f} {:>10.3f} {:>6}\n",
+                        row.ranks, row.throughput_sps.median, row.step_us_p50, row.step_us_p90, row.compute_us,
+                        row.comm_us, row.exposed_comm_us, row.efficiency.median, row.efficiency.min,
+                        row.ranks_identical && row.equal_to_single_rank ? "yes" : "NO");
       for (const ScalePrediction& p : sum.predictions)
         s += fmt::format("predicted {:>6} ranks: step {:.1f} us, exposed {:.1f} us, efficiency {:.3f}\n", p.ranks,
                          p.step_us, p.exposed_comm_us, p.efficiency);

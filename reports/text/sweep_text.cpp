@@ -21,8 +21,8 @@ class SweepText final : public TextView {
     }
     // Rows come in (out-of-place, in-place) pairs for one size, as the driver measures them.
     for (std::size_t i = first - first % 2; i + 1 < running.rows.size(); i += 2)
-      s += ncclTableRow(sweepRowFromJson(running.rows[i]), sweepRowFromJson(running.rows[i + 1]),
-                        options().iterColumns);
+      s +=
+          ncclTableRow(sweepRowFromJson(running.rows[i]), sweepRowFromJson(running.rows[i + 1]), options().iterColumns);
     return s;
   }
 

@@ -4,10 +4,9 @@
 // Element-wise kernels of the CUDA trainer. The arithmetic mirrors scaling/model.cpp and optimizer.cpp
 // expression by expression (no fast-math: IEEE division and sqrt), so the GPU parameters match the CPU
 // ones to float rounding of the GEMM sums.
-#include "cuda_kernels.hpp"
-
 #include <algorithm>
 
+#include "cuda_kernels.hpp"
 #include "pf/cuda_check.hpp"
 
 namespace pf::scaling::cuda {
@@ -20,7 +19,8 @@ unsigned blocksFor(std::size_t n) {
 }
 
 __global__ void addBiasActivationKernel(float* z, const float* b, std::size_t n, int out, bool relu) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     float v = z[i] + b[i % out];
     z[i] = relu ? (v > 0.0f ? v : 0.0f) : v;
   }
@@ -29,7 +29,8 @@ __global__ void addBiasActivationKernel(float* z, const float* b, std::size_t n,
 __global__ void mseGradKernel(const float* o, const float* y, float* d, std::size_t n, int batch, double* loss) {
   __shared__ double part[kThreads];
   double acc = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     const float diff = o[i] - y[i];
     d[i] = diff / static_cast<float>(batch);
     acc += 0.5 * double(diff) * double(diff);
@@ -44,7 +45,8 @@ __global__ void mseGradKernel(const float* o, const float* y, float* d, std::siz
 }
 
 __global__ void reluMaskKernel(float* d, const float* a, std::size_t n) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
     if (a[i] <= 0.0f) d[i] = 0.0f;
 }
 
@@ -58,7 +60,8 @@ __global__ void biasGradKernel(const float* d, float* db, int batch, int out) {
 }
 
 __global__ void sgdKernel(float* p, const float* g, float* m, std::size_t n, float lr, float mu) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     m[i] = mu * m[i] + g[i];
     p[i] -= lr * m[i];
   }
@@ -66,7 +69,8 @@ __global__ void sgdKernel(float* p, const float* g, float* m, std::size_t n, flo
 
 __global__ void adamKernel(float* p, const float* g, float* m, float* v, std::size_t n, float lr, float b1, float b2,
                            float eps, float c1, float c2) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x) {
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x) {
     m[i] = b1 * m[i] + (1 - b1) * g[i];
     v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
     p[i] -= lr * (m[i] / c1) / (sqrtf(v[i] / c2) + eps);
@@ -106,8 +110,8 @@ void sgdMomentum(float* p, const float* g, float* m, std::size_t n, float lr, fl
   PF_CUDA_CHECK(cudaGetLastError());
 }
 
-void adam(float* p, const float* g, float* m, float* v, std::size_t n, float lr, float beta1, float beta2,
-          float eps, float c1, float c2, cudaStream_t s) {
+void adam(float* p, const float* g, float* m, float* v, std::size_t n, float lr, float beta1, float beta2, float eps,
+          float c1, float c2, cudaStream_t s) {
   if (n == 0) return;
   adamKernel<<<blocksFor(n), kThreads, 0, s>>>(p, g, m, v, n, lr, beta1, beta2, eps, c1, c2);
   PF_CUDA_CHECK(cudaGetLastError());

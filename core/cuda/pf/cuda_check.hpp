@@ -13,18 +13,17 @@
 #include "pf/error.hpp"
 #include "pf/log.hpp"
 
-#define PF_CUDA_CHECK(expr)                                                                                   \
-  do {                                                                                                        \
-    cudaError_t pf_cuda_rc = (expr);                                                                          \
-    if (pf_cuda_rc != cudaSuccess)                                                                            \
-      throw ::pf::CudaError(fmt::format("{} failed: {} ({}) at {}:{} on {}", #expr,                           \
-                                        cudaGetErrorString(pf_cuda_rc), static_cast<int>(pf_cuda_rc),         \
-                                        __FILE__, __LINE__, ::pf::hostName()));                               \
+#define PF_CUDA_CHECK(expr)                                                                                         \
+  do {                                                                                                              \
+    cudaError_t pf_cuda_rc = (expr);                                                                                \
+    if (pf_cuda_rc != cudaSuccess)                                                                                  \
+      throw ::pf::CudaError(fmt::format("{} failed: {} ({}) at {}:{} on {}", #expr, cudaGetErrorString(pf_cuda_rc), \
+                                        static_cast<int>(pf_cuda_rc), __FILE__, __LINE__, ::pf::hostName()));       \
   } while (0)
 
-#define PF_CUDA_WARN(expr)                                                                                    \
-  do {                                                                                                        \
-    cudaError_t pf_cuda_rc = (expr);                                                                          \
-    if (pf_cuda_rc != cudaSuccess)                                                                            \
+#define PF_CUDA_WARN(expr)                                                                                      \
+  do {                                                                                                          \
+    cudaError_t pf_cuda_rc = (expr);                                                                            \
+    if (pf_cuda_rc != cudaSuccess)                                                                              \
       PF_LOG_WARN("cuda", "{} failed: {} at {}:{}", #expr, cudaGetErrorString(pf_cuda_rc), __FILE__, __LINE__); \
   } while (0)

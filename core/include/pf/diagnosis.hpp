@@ -21,7 +21,7 @@ struct DiagnosisParams {
   std::vector<std::string> commands, links;
   std::vector<std::string> hosts;  ///< hosts the matching lines name, sorted
   std::vector<int> ranks;
-  std::string confirm;             ///< "confirmed", "refuted", "unknown"; empty without --confirm
+  std::string confirm;  ///< "confirmed", "refuted", "unknown"; empty without --confirm
   std::string confirm_detail;
 };
 

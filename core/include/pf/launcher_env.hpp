@@ -16,12 +16,12 @@
 namespace pf {
 
 struct LauncherEnv {
-  std::string launcher = "none";      ///< openmpi, pmix, slurm, mpich, torchrun, none
+  std::string launcher = "none";  ///< openmpi, pmix, slurm, mpich, torchrun, none
   int rank = 0;
   int world_size = 1;
   int local_rank = 0;
   int local_world_size = 1;
-  std::optional<int> node_rank;        ///< index of this node among the job's nodes, when the launcher says
+  std::optional<int> node_rank;  ///< index of this node among the job's nodes, when the launcher says
   std::optional<int> node_count;
   std::optional<std::string> master_addr;
   std::optional<int> master_port;

@@ -24,10 +24,10 @@ void write(Level level, std::string_view subsystem, std::string_view message);
 
 }  // namespace pf::log
 
-#define PF_LOG_AT(lvl, subsys, ...)                                          \
-  do {                                                                       \
-    if (static_cast<int>(lvl) >= static_cast<int>(::pf::log::level()))       \
-      ::pf::log::write(lvl, subsys, fmt::format(__VA_ARGS__));               \
+#define PF_LOG_AT(lvl, subsys, ...)                                    \
+  do {                                                                 \
+    if (static_cast<int>(lvl) >= static_cast<int>(::pf::log::level())) \
+      ::pf::log::write(lvl, subsys, fmt::format(__VA_ARGS__));         \
   } while (0)
 #define PF_LOG_DEBUG(subsys, ...) PF_LOG_AT(::pf::log::Level::kDebug, subsys, __VA_ARGS__)
 #define PF_LOG_INFO(subsys, ...) PF_LOG_AT(::pf::log::Level::kInfo, subsys, __VA_ARGS__)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// One row of the node-pair matrix (result kind "pairs"), in the result model so that reports and the viewer read it typed: what a pair test measured between two nodes, and
-// what the analysis made of it. Field names and units are those of docs/result-schema.md ("Pair results").
+// One row of the node-pair matrix (result kind "pairs"), in the result model so that reports and the viewer read it
+// typed: what a pair test measured between two nodes, and what the analysis made of it. Field names and units are those
+// of docs/result-schema.md ("Pair results").
 #pragma once
 
 #include <optional>
@@ -13,21 +14,21 @@
 namespace pf {
 
 struct PairRow {
-  int round = 0;                 ///< tournament round the pair ran in
-  int node_a = 0, node_b = 0;    ///< node indices, a < b
+  int round = 0;               ///< tournament round the pair ran in
+  int node_a = 0, node_b = 0;  ///< node indices, a < b
   std::string host_a, host_b;
-  int rank_a = 0, rank_b = 0;    ///< the leader ranks that ran the test
-  std::string engine;            ///< "mpi" or "nccl"
-  uint64_t size_bytes = 0;       ///< bandwidth message size
+  int rank_a = 0, rank_b = 0;  ///< the leader ranks that ran the test
+  std::string engine;          ///< "mpi" or "nccl"
+  uint64_t size_bytes = 0;     ///< bandwidth message size
   double bw_a_to_b_gbps = 0, bw_b_to_a_gbps = 0;
-  double lat_us = 0;             ///< median one-way latency of small messages (half a round trip)
+  double lat_us = 0;  ///< median one-way latency of small messages (half a round trip)
   uint64_t lat_size_bytes = 8;
-  double seconds = 0;            ///< wall time of this pair's test (all its measurements)
-  int measurements = 1;          ///< 2 when a pair outside limits was measured again to confirm it (the best counts)
+  double seconds = 0;    ///< wall time of this pair's test (all its measurements)
+  int measurements = 1;  ///< 2 when a pair outside limits was measured again to confirm it (the best counts)
   // Filled by the analysis; null in JSON until then.
   std::optional<double> expected_gbps, pct_of_expected, expected_lat_us, bw_robust_z;
   Status status = Status::kPass;
-  std::string reason;            ///< why it is not "pass" (empty when it is)
+  std::string reason;  ///< why it is not "pass" (empty when it is)
 
   /// The pair's bandwidth: the slower direction, since a collective is as slow as its slowest link.
   double bwGbps() const { return bw_a_to_b_gbps < bw_b_to_a_gbps ? bw_a_to_b_gbps : bw_b_to_a_gbps; }

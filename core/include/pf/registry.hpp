@@ -94,6 +94,6 @@ struct Registrar {
 #define PF_CONCAT_INNER(a, b) a##b
 #define PF_CONCAT(a, b) PF_CONCAT_INNER(a, b)
 /// Registers `Type` (default-constructible, derived from `Base`) under `key`.
-#define PF_REGISTER(Base, Type, key)                                                     \
-  static const ::pf::Registrar<Base> PF_CONCAT(pf_registrar_, __LINE__)(                 \
+#define PF_REGISTER(Base, Type, key)                                     \
+  static const ::pf::Registrar<Base> PF_CONCAT(pf_registrar_, __LINE__)( \
       key, [] { return std::unique_ptr<Base>(new Type()); })

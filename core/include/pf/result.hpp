@@ -10,7 +10,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <vector>
 
@@ -52,10 +51,10 @@ Kind kindFromString(const std::string& s);
 /// One fact a result rests on: what was read or measured, its value and unit, and where it came from.
 /// Every result's evidence has this one shape, so the schema constrains it and no consumer parses prose.
 struct Evidence {
-  std::string what;           ///< e.g. "link rate", "busbw at 512 KiB", "log line"
-  Json value;                 ///< a number, string, bool or a list of them; null when nothing was found
-  std::string unit;           ///< "GB/s", "us", "%", ""; empty for strings
-  std::string source;         ///< where it was read: a sysfs path, "pair 3-5", "file.log:12"
+  std::string what;    ///< e.g. "link rate", "busbw at 512 KiB", "log line"
+  Json value;          ///< a number, string, bool or a list of them; null when nothing was found
+  std::string unit;    ///< "GB/s", "us", "%", ""; empty for strings
+  std::string source;  ///< where it was read: a sysfs path, "pair 3-5", "file.log:12"
 };
 
 Json toJson(const Evidence& e);
@@ -63,13 +62,13 @@ Evidence evidenceFromJson(const Json& j);
 
 /// One task's outcome: a probe, a sweep of one collective, a pair test, a diagnosis.
 struct Result {
-  std::string key;          ///< stable snake_case id, e.g. "sweep.all_reduce", "probe.net"
+  std::string key;  ///< stable snake_case id, e.g. "sweep.all_reduce", "probe.net"
   Kind kind = Kind::kCheck;
   Status status = Status::kPass;
-  std::string message;      ///< one line a person reads
-  std::string remedy;       ///< what to do about a warn/fail; empty otherwise
-  std::string host;         ///< node the result is about; empty when it is about the whole run
-  int rank = -1;            ///< rank that produced it; -1 when gathered or global
+  std::string message;             ///< one line a person reads
+  std::string remedy;              ///< what to do about a warn/fail; empty otherwise
+  std::string host;                ///< node the result is about; empty when it is about the whole run
+  int rank = -1;                   ///< rank that produced it; -1 when gathered or global
   Json params = Json::object();    ///< inputs that shaped the task
   Json metrics = Json::object();   ///< scalar measurements, units in the names
   std::vector<Evidence> evidence;  ///< what was read and where from
@@ -86,14 +85,14 @@ struct Phase {
 struct Context {
   std::string tool = "preflight";
   std::string version;
-  std::string command;                 ///< subcommand, e.g. "sweep"
+  std::string command;  ///< subcommand, e.g. "sweep"
   std::vector<std::string> argv;
-  std::string hostname;                ///< host of rank 0
-  std::string start_time, end_time;    ///< ISO 8601 UTC
+  std::string hostname;              ///< host of rank 0
+  std::string start_time, end_time;  ///< ISO 8601 UTC
   int world_size = 1;
   int node_count = 1;
-  Json launcher = Json::object();      ///< what LauncherEnv detected
-  Json extra = Json::object();         ///< command-specific context (backend, library versions...)
+  Json launcher = Json::object();  ///< what LauncherEnv detected
+  Json extra = Json::object();     ///< command-specific context (backend, library versions...)
 };
 
 /// The document every command writes.
@@ -102,7 +101,7 @@ struct RunReport {
   Context context;
   std::vector<Result> results;
   std::vector<Phase> phases;
-  Status verdict = Status::kPass;      ///< set by applyVerdict (pf/verdict.hpp), never by hand
+  Status verdict = Status::kPass;  ///< set by applyVerdict (pf/verdict.hpp), never by hand
   int exit_code = 0;
 };
 

@@ -15,16 +15,16 @@
 namespace pf {
 
 struct SweepRow {
-  std::string collective;     ///< all_reduce, all_gather, ...
-  uint64_t size_bytes = 0;    ///< max(send, recv) bytes of one rank, as nccl-tests' `size` column
-  uint64_t count = 0;         ///< per-rank element count passed to the collective
-  std::string dtype;          ///< float, bfloat16, int8, ...
-  std::string op;             ///< sum, prod, max, min, avg, or "none" for data-movement collectives
-  int root = -1;              ///< root rank of rooted collectives, -1 otherwise
-  std::string placement;      ///< "out" (separate buffers) or "in" (in-place)
-  double time_us = 0;         ///< mean time per operation, averaged across ranks
-  double algbw_gbps = 0;      ///< algorithm bandwidth, GB/s
-  double busbw_gbps = 0;      ///< bus bandwidth = algbw x the collective's factor
+  std::string collective;        ///< all_reduce, all_gather, ...
+  uint64_t size_bytes = 0;       ///< max(send, recv) bytes of one rank, as nccl-tests' `size` column
+  uint64_t count = 0;            ///< per-rank element count passed to the collective
+  std::string dtype;             ///< float, bfloat16, int8, ...
+  std::string op;                ///< sum, prod, max, min, avg, or "none" for data-movement collectives
+  int root = -1;                 ///< root rank of rooted collectives, -1 otherwise
+  std::string placement;         ///< "out" (separate buffers) or "in" (in-place)
+  double time_us = 0;            ///< mean time per operation, averaged across ranks
+  double algbw_gbps = 0;         ///< algorithm bandwidth, GB/s
+  double busbw_gbps = 0;         ///< bus bandwidth = algbw x the collective's factor
   std::optional<int64_t> wrong;  ///< mismatching elements summed over ranks; nullopt when not checked
   // Per-iteration timing (a separate timed loop, one timestamp pair per operation). nullopt when disabled.
   std::optional<double> iter_min_us, iter_p50_us, iter_p99_us, iter_max_us;
@@ -50,9 +50,9 @@ struct SweepParams {
 
 /// What a sweep found overall (the `metrics` of a result of kind sweep).
 struct SweepMetrics {
-  double avg_busbw_gbps = 0;         ///< mean over every row, as nccl-tests' "Avg bus bandwidth"
+  double avg_busbw_gbps = 0;  ///< mean over every row, as nccl-tests' "Avg bus bandwidth"
   double peak_busbw_gbps = 0;
-  int64_t out_of_bounds = 0;         ///< rows with a wrong element
+  int64_t out_of_bounds = 0;           ///< rows with a wrong element
   std::optional<int64_t> wrong_total;  ///< wrong elements summed; nullopt when not checked
 };
 

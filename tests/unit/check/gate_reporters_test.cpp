@@ -12,8 +12,8 @@
 
 #include "pair_analysis.hpp"
 #include "pair_fixtures.hpp"
-#include "reporter.hpp"
 #include "pf/verdict.hpp"
+#include "reporter.hpp"
 #include "verdict.hpp"
 
 namespace pf::check {
@@ -76,7 +76,9 @@ TEST(PrometheusReporter, NodeExporterTextfile) {
   EXPECT_THAT(t, HasSubstr("preflight_node_failed{command=\"check\",host=\"node2\"} 1\n"));
   EXPECT_THAT(t, HasSubstr("preflight_node_failed{command=\"check\",host=\"node0\"} 0\n"));
   EXPECT_THAT(t, HasSubstr("preflight_phase_seconds{command=\"check\",phase=\"pairs\"} 1.2\n"));
-  EXPECT_THAT(t, HasSubstr("preflight_pair_bandwidth_bytes_per_second{command=\"check\",src=\"node0\",dst=\"node2\"} 25000000\n"));
+  EXPECT_THAT(
+      t,
+      HasSubstr("preflight_pair_bandwidth_bytes_per_second{command=\"check\",src=\"node0\",dst=\"node2\"} 25000000\n"));
   EXPECT_THAT(t, HasSubstr("preflight_last_run_timestamp_seconds{command=\"check\"} 1795341605\n"));
   EXPECT_THAT(t, HasSubstr("host=\"we\\\"ird\\\\host\\nname\""));
   EXPECT_EQ(t.back(), '\n');

@@ -3,9 +3,9 @@
 #include "pair_analysis.hpp"
 
 #include <gmock/gmock.h>
+#include <gtest/gtest.h>
 
 #include <set>
-#include <gtest/gtest.h>
 
 #include "pair_fixtures.hpp"
 #include "pf/error.hpp"

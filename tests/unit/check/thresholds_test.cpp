@@ -55,8 +55,10 @@ TEST(TomlFile, RejectsBadTomlAndArraysNamingTheFile) {
 TEST(Thresholds, DefaultsAndOverrides) {
   Thresholds d;
   EXPECT_EQ(d.pairs.bwFailFraction, 0.5);
-  Thresholds t = thresholdsFromText("[pairs]\nbandwidth_fail_fraction = 0.3\nlatency_max_us = 80\n"
-                                    "[baseline]\nregression_percent = 10\n", "t.toml");
+  Thresholds t = thresholdsFromText(
+      "[pairs]\nbandwidth_fail_fraction = 0.3\nlatency_max_us = 80\n"
+      "[baseline]\nregression_percent = 10\n",
+      "t.toml");
   EXPECT_EQ(t.pairs.bwFailFraction, 0.3);
   EXPECT_EQ(t.pairs.latMaxUs, 80);
   EXPECT_EQ(t.regressionPercent, 10);

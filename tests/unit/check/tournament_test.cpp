@@ -44,8 +44,10 @@ TEST(Tournament, PartnerAndBye) {
   for (const Round& r : rounds)
     for (int node = 0; node < 3; ++node) {
       int p = partnerIn(r, node);
-      if (p < 0) ++byes;
-      else EXPECT_EQ(partnerIn(r, p), node);
+      if (p < 0)
+        ++byes;
+      else
+        EXPECT_EQ(partnerIn(r, p), node);
     }
   EXPECT_EQ(byes, 3);  // one bye per round, each node once
 }

@@ -2,6 +2,8 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // Size-aware all-reduce limits, the baseline comparison, and the verdict/summary.
+#include "pf/verdict.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -10,7 +12,6 @@
 #include "pair_analysis.hpp"
 #include "pair_fixtures.hpp"
 #include "pf/sweep_row.hpp"
-#include "pf/verdict.hpp"
 #include "reporter.hpp"
 #include "verdict.hpp"
 

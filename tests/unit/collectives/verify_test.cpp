@@ -1,26 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "verify.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <vector>
 
-#include "verify.hpp"
-
 namespace pf::collectives {
 namespace {
 
-const std::vector<DataType> kTypes = {DataType::kInt8,  DataType::kUint8,    DataType::kInt32, DataType::kUint32,
-                                      DataType::kInt64, DataType::kUint64,   DataType::kHalf,  DataType::kBfloat16,
+const std::vector<DataType> kTypes = {DataType::kInt8,  DataType::kUint8,  DataType::kInt32, DataType::kUint32,
+                                      DataType::kInt64, DataType::kUint64, DataType::kHalf,  DataType::kBfloat16,
                                       DataType::kFloat, DataType::kDouble};
 
 TEST(Verify, HalfAndBfloat16Conversions) {
   for (float f : {0.0f, 1.0f, -2.5f, 65504.0f, 0.5f, 1024.0f, -0.0f}) EXPECT_EQ(halfToFloat(floatToHalf(f)), f);
   EXPECT_EQ(floatToHalf(1.0f), 0x3c00);
-  EXPECT_EQ(floatToHalf(65536.0f), 0x7c00);                  // overflow to inf
-  EXPECT_EQ(halfToFloat(0x0001), std::ldexp(1.0f, -24));     // smallest subnormal
+  EXPECT_EQ(floatToHalf(65536.0f), 0x7c00);               // overflow to inf
+  EXPECT_EQ(halfToFloat(0x0001), std::ldexp(1.0f, -24));  // smallest subnormal
   EXPECT_EQ(floatToHalf(std::ldexp(1.0f, -24)), 0x0001);
-  EXPECT_EQ(floatToHalf(2049.0f), floatToHalf(2048.0f));     // ties to even
+  EXPECT_EQ(floatToHalf(2049.0f), floatToHalf(2048.0f));  // ties to even
   EXPECT_EQ(floatToBfloat16(1.0f), 0x3f80);
   EXPECT_EQ(bfloat16ToFloat(floatToBfloat16(257.0f)), 256.0f);  // 257 is not representable: ties to even
   for (float f : {0.0f, 1.0f, -3.0f, 256.0f}) EXPECT_EQ(bfloat16ToFloat(floatToBfloat16(f)), f);
@@ -52,7 +52,8 @@ TEST(Verify, InputsAndResultsAreExactInEveryType) {
 TEST(Verify, InputsDifferAcrossRanksAndElements) {
   int same = 0;
   for (uint64_t i = 0; i < 100; ++i)
-    same += inputValue(DataType::kFloat, RedOp::kSum, 0, 4, i, 1) == inputValue(DataType::kFloat, RedOp::kSum, 1, 4, i, 1);
+    same +=
+        inputValue(DataType::kFloat, RedOp::kSum, 0, 4, i, 1) == inputValue(DataType::kFloat, RedOp::kSum, 1, 4, i, 1);
   EXPECT_LT(same, 30);
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "pf/bootstrap.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <thread>
-
-#include "pf/bootstrap.hpp"
 
 namespace pf {
 namespace {

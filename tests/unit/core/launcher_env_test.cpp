@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "pf/launcher_env.hpp"
+
 #include <gtest/gtest.h>
 
 #include "pf/error.hpp"
-#include "pf/launcher_env.hpp"
 
 namespace pf {
 namespace {
@@ -16,10 +17,14 @@ TEST(LauncherEnv, NoLauncher) {
 
 TEST(LauncherEnv, OpenMpiAsMpirunSetsIt) {
   // Variables as Open MPI 4.1 mpirun sets them for rank 3 of 4 on 2 nodes.
-  Environment env({{"OMPI_COMM_WORLD_RANK", "3"},       {"OMPI_COMM_WORLD_SIZE", "4"},
-                   {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}, {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"},
-                   {"OMPI_COMM_WORLD_NODE_RANK", "1"},  {"OMPI_UNIVERSE_SIZE", "4"},
-                   {"PMIX_RANK", "3"},                  {"PMIX_NAMESPACE", "prterun-x-1@1"}});
+  Environment env({{"OMPI_COMM_WORLD_RANK", "3"},
+                   {"OMPI_COMM_WORLD_SIZE", "4"},
+                   {"OMPI_COMM_WORLD_LOCAL_RANK", "1"},
+                   {"OMPI_COMM_WORLD_LOCAL_SIZE", "2"},
+                   {"OMPI_COMM_WORLD_NODE_RANK", "1"},
+                   {"OMPI_UNIVERSE_SIZE", "4"},
+                   {"PMIX_RANK", "3"},
+                   {"PMIX_NAMESPACE", "prterun-x-1@1"}});
   LauncherEnv l = detectLauncher(env);
   EXPECT_EQ(l.launcher, "openmpi");
   EXPECT_EQ(l.rank, 3);
@@ -33,8 +38,13 @@ TEST(LauncherEnv, OpenMpiAsMpirunSetsIt) {
 }
 
 TEST(LauncherEnv, SrunWithPmixHasNoOmpiVariables) {
-  Environment env({{"PMIX_RANK", "5"}, {"SLURM_NTASKS", "8"}, {"SLURM_PROCID", "5"}, {"SLURM_STEP_NUM_TASKS", "8"},
-                   {"SLURM_LOCALID", "1"}, {"SLURM_NODEID", "2"}, {"SLURM_JOB_NUM_NODES", "4"}});
+  Environment env({{"PMIX_RANK", "5"},
+                   {"SLURM_NTASKS", "8"},
+                   {"SLURM_PROCID", "5"},
+                   {"SLURM_STEP_NUM_TASKS", "8"},
+                   {"SLURM_LOCALID", "1"},
+                   {"SLURM_NODEID", "2"},
+                   {"SLURM_JOB_NUM_NODES", "4"}});
   LauncherEnv l = detectLauncher(env);
   EXPECT_EQ(l.rank, 5);
   EXPECT_EQ(l.world_size, 8);
@@ -51,8 +61,13 @@ TEST(LauncherEnv, SlurmBatchScriptIsNotAStep) {
 }
 
 TEST(LauncherEnv, Torchrun) {
-  Environment env({{"RANK", "1"}, {"WORLD_SIZE", "2"}, {"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"},
-                   {"GROUP_RANK", "0"}, {"MASTER_ADDR", "10.0.0.1"}, {"MASTER_PORT", "29500"}});
+  Environment env({{"RANK", "1"},
+                   {"WORLD_SIZE", "2"},
+                   {"LOCAL_RANK", "1"},
+                   {"LOCAL_WORLD_SIZE", "2"},
+                   {"GROUP_RANK", "0"},
+                   {"MASTER_ADDR", "10.0.0.1"},
+                   {"MASTER_PORT", "29500"}});
   LauncherEnv l = detectLauncher(env);
   EXPECT_EQ(l.launcher, "torchrun");
   EXPECT_FALSE(l.spawned);
@@ -62,8 +77,7 @@ TEST(LauncherEnv, Torchrun) {
 }
 
 TEST(LauncherEnv, GarbageNumberIsAUsageError) {
-  EXPECT_THROW(detectLauncher(Environment({{"OMPI_COMM_WORLD_RANK", "x"}, {"OMPI_COMM_WORLD_SIZE", "2"}})),
-               UsageError);
+  EXPECT_THROW(detectLauncher(Environment({{"OMPI_COMM_WORLD_RANK", "x"}, {"OMPI_COMM_WORLD_SIZE", "2"}})), UsageError);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-#include <gtest/gtest.h>
-
 #include "pf/registry.hpp"
+
+#include <gtest/gtest.h>
 
 namespace pf {
 namespace {

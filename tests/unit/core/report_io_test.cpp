@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "pf/report_io.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "pf/error.hpp"
-#include "pf/report_io.hpp"
 
 namespace pf {
 namespace {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "pf/result.hpp"
+
 #include <gtest/gtest.h>
 
 #include "pf/error.hpp"
-#include "pf/result.hpp"
 #include "pf/sweep_row.hpp"
 
 namespace pf {
@@ -82,8 +83,8 @@ TEST(Result, EvidenceHasOneShape) {
   r.results[0].evidence.push_back({"busbw at 1 MiB", 7.8, "GB/s", "sweep.all_reduce"});
   r.results[0].evidence.push_back({"log line", "NCCL WARN x", "", "job.out:12"});
   Json j = toJson(r);
-  EXPECT_EQ(j["results"][0]["evidence"][0], (Json{{"what", "busbw at 1 MiB"}, {"value", 7.8}, {"unit", "GB/s"},
-                                                   {"source", "sweep.all_reduce"}}));
+  EXPECT_EQ(j["results"][0]["evidence"][0],
+            (Json{{"what", "busbw at 1 MiB"}, {"value", 7.8}, {"unit", "GB/s"}, {"source", "sweep.all_reduce"}}));
   EXPECT_FALSE(j["results"][0]["evidence"][1].contains("unit"));  // empty unit: left out
   RunReport back = reportFromJson(j);
   ASSERT_EQ(back.results[0].evidence.size(), 2u);
@@ -100,9 +101,9 @@ TEST(Result, ReadsVersionOneEvidence) {
   // Version 1 allowed plain strings, objects with "what", and free objects of measurements.
   Json v1 = toJson(sample());
   v1["schema_version"] = 1;
-  v1["results"][0]["evidence"] = Json::array(
-      {"expected bandwidth from the majority", Json{{"what", "link rate"}, {"value", 400}, {"source", "/sys/x"}},
-       Json{{"majority_gbps", 1.5}, {"topology_gbps", 50}}});
+  v1["results"][0]["evidence"] = Json::array({"expected bandwidth from the majority",
+                                              Json{{"what", "link rate"}, {"value", 400}, {"source", "/sys/x"}},
+                                              Json{{"majority_gbps", 1.5}, {"topology_gbps", 50}}});
   RunReport r = reportFromJson(v1);
   EXPECT_EQ(r.schema_version, kSchemaVersion);  // upgraded on reading
   const auto& ev = r.results[0].evidence;
@@ -120,8 +121,8 @@ TEST(Result, ReadsVersionOneEvidence) {
 }
 
 TEST(Result, KindNamesRoundTrip) {
-  for (Kind k : {Kind::kSweep, Kind::kProbe, Kind::kPairs, Kind::kCheck, Kind::kDiagnosis, Kind::kDoctor,
-                 Kind::kScale, Kind::kEnv})
+  for (Kind k : {Kind::kSweep, Kind::kProbe, Kind::kPairs, Kind::kCheck, Kind::kDiagnosis, Kind::kDoctor, Kind::kScale,
+                 Kind::kEnv})
     EXPECT_EQ(kindFromString(toString(k)), k);
   EXPECT_EQ(statusFromString("timeout"), Status::kTimeout);
   EXPECT_EQ(worst(Status::kFail, Status::kTimeout), Status::kTimeout);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "pf/stats.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
-
-#include "pf/stats.hpp"
 
 namespace pf::stats {
 namespace {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "pf/units.hpp"
+
 #include <gtest/gtest.h>
 
 #include "pf/error.hpp"
-#include "pf/units.hpp"
 
 namespace pf {
 namespace {

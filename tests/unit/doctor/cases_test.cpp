@@ -49,8 +49,9 @@ TEST(DoctorCases, EveryCaseGetsItsCategoryFirst) {
 }
 
 TEST(DoctorCases, EvidencePointsAtTheMatchingLine) {
-  const std::string log = "hello\nworld\nnode1:1:2 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed: "
-                          "No space left on device\nbye\n";
+  const std::string log =
+      "hello\nworld\nnode1:1:2 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed: "
+      "No space left on device\nbye\n";
   Analysis a = test::analyzeText(log, "job.out");
   ASSERT_FALSE(a.diagnoses.empty());
   EXPECT_EQ(a.diagnoses[0].rule->id, "shm.dev-shm-full");
@@ -62,10 +63,11 @@ TEST(DoctorCases, CleanTrainingLogGivesNoDiagnosis) {
   std::string log;
   for (int i = 0; i < 200; ++i)
     log += "[rank" + std::to_string(i % 8) + "]: iteration " + std::to_string(i) + " | lm loss: 2.1 | tokens/s 1234\n";
-  log += "node1:1:1 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation\n"
-         "node1:1:1 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]\n"
-         "node1:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 1 cudaDev 0 busId 1000 - Init COMPLETE\n"
-         "Training completed. Saving checkpoint.\n";
+  log +=
+      "node1:1:1 [0] NCCL INFO NET/Plugin : No plugin found (libnccl-net.so), using internal implementation\n"
+      "node1:1:1 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]\n"
+      "node1:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 1 cudaDev 0 busId 1000 - Init COMPLETE\n"
+      "Training completed. Saving checkpoint.\n";
   EXPECT_TRUE(test::analyzeText(log).diagnoses.empty());
 }
 
@@ -75,12 +77,14 @@ TEST(DoctorCases, SameCauseInOtherWordsIsFound) {
             "cuda");
   EXPECT_EQ(test::analyzeText("Bootstrap : no socket interface found").diagnoses.at(0).rule->category,
             "network-interface");
-  EXPECT_EQ(test::analyzeText("RuntimeError: Address already in use (EADDRINUSE) on port 29500").diagnoses.at(0)
+  EXPECT_EQ(test::analyzeText("RuntimeError: Address already in use (EADDRINUSE) on port 29500")
+                .diagnoses.at(0)
                 .rule->category,
             "rendezvous");
   EXPECT_EQ(test::analyzeText("x:1:2 [0] NCCL WARN NET/IB : Got completion from peer 1.2.3.4<5> with status=12 "
                               "opcode=0 len=0 vendor err 129 (transport retry counter exceeded)")
-                .diagnoses.at(0).rule->category,
+                .diagnoses.at(0)
+                .rule->category,
             "ib-verbs");
 }
 

@@ -35,9 +35,7 @@ TEST(DoctorCatalog, EveryRuleIsComplete) {
 }
 
 TEST(DoctorCatalog, RejectsMalformedRulesWithTheirName) {
-  auto bad = [](const std::string& rule) {
-    return std::string(R"({"category": "shm", "rules": [)") + rule + "]}";
-  };
+  auto bad = [](const std::string& rule) { return std::string(R"({"category": "shm", "rules": [)") + rule + "]}"; };
   const std::string ok = R"({"id": "shm.x", "title": "t", "explanation": "e", "fix": "f", "confidence": 0.5,
                               "match": [["a long literal"]]})";
   EXPECT_EQ(parseRulesFile("shm.json", bad(ok)).size(), 1u);
@@ -53,7 +51,7 @@ TEST(DoctorCatalog, RejectsMalformedRulesWithTheirName) {
   for (const char* field : {R"("fallback": [1])", R"("fallback": "yes")", R"("captures": [{"name": 1, "after": "x"}])"})
     EXPECT_THROW(parseRulesFile("shm.json", bad(std::string(R"({"id": "shm.w", "title": "t", "explanation": "e",
                                                  "fix": "f", "confidence": 0.5, "match": [["a long literal"]], )") +
-                                                 field + "}")),
+                                                field + "}")),
                  UsageError)
         << field;
   EXPECT_THROW(parseRulesFile("shm.json", bad(R"({"id": 7, "title": "t"})")), UsageError);

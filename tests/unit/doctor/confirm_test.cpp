@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
+#include "confirm.hpp"
+
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include "confirm.hpp"
 
 namespace pf::doctor {
 namespace {

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
+#include "multi_literal.hpp"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "matcher.hpp"
-#include "multi_literal.hpp"
 #include "pf/error.hpp"
 
 namespace pf::doctor {
@@ -41,8 +42,10 @@ TEST(DoctorMultiLiteral, MatchesNaiveSearchOnRandomText) {
     std::vector<std::pair<int, std::size_t>> got;
     ml.searchInto(text, got);
     auto want = naive(lits, text);
-    std::sort(got.begin(), got.end(), [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });
-    std::sort(want.begin(), want.end(), [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });
+    std::sort(got.begin(), got.end(),
+              [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });
+    std::sort(want.begin(), want.end(),
+              [](auto a, auto b) { return std::tie(a.second, a.first) < std::tie(b.second, b.first); });
     EXPECT_EQ(got, want) << "round " << round;
   }
 }
@@ -72,8 +75,10 @@ TEST(DoctorMatcher, ChecksOtherLiteralsAndExclusionsOnTheSameLine) {
   c.rules.push_back(r);
   Matcher m(c, {});
   ScanResult out;
-  m.scan("Cannot allocate memory\nx ibv_reg_mr y Cannot allocate memory\nibv_reg_mr Cannot allocate memory ignore me\n"
-         "ibv_reg_mr\n", out);
+  m.scan(
+      "Cannot allocate memory\nx ibv_reg_mr y Cannot allocate memory\nibv_reg_mr Cannot allocate memory ignore me\n"
+      "ibv_reg_mr\n",
+      out);
   ASSERT_EQ(out.patternLines.size(), 1u);
   EXPECT_EQ(out.patternLines[0], std::vector<std::size_t>{23});
 }

@@ -61,11 +61,14 @@ namespace pf::doctor {
 namespace {
 
 TEST(DoctorNormalizer, InvalidUtf8BecomesReplacementCharacters) {
-  EXPECT_EQ(validUtf8("ok \xC3\xA9"), "ok \xC3\xA9");                        // é stays
-  EXPECT_EQ(validUtf8("a\xFF" "b"), "a\xEF\xBF\xBD" "b");                    // stray byte
-  EXPECT_EQ(validUtf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");              // overlong '/'
-  EXPECT_EQ(validUtf8("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");              // truncated sequence
-  EXPECT_EQ(utf8Prefix("ab\xC3\xA9", 3), "ab");                              // never cuts inside é
+  EXPECT_EQ(validUtf8("ok \xC3\xA9"), "ok \xC3\xA9");  // é stays
+  EXPECT_EQ(validUtf8("a\xFF"
+                      "b"),
+            "a\xEF\xBF\xBD"
+            "b");                                                // stray byte
+  EXPECT_EQ(validUtf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
+  EXPECT_EQ(validUtf8("\xE2\x82"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // truncated sequence
+  EXPECT_EQ(utf8Prefix("ab\xC3\xA9", 3), "ab");                  // never cuts inside é
   EXPECT_EQ(normalizeLine("n:1:2 [0] NCCL WARN bad \xFF byte").text, "bad \xEF\xBF\xBD byte");
 }
 

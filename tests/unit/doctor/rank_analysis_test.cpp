@@ -14,8 +14,9 @@ TEST(DoctorRanks, WatchdogShowsWhoWasBehindAndWhoNeverReported) {
     log += "[rank" + std::to_string(r) + "]:[E ProcessGroupNCCL.cpp:616] [Rank " + std::to_string(r) +
            "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, "
            "NumelOut=1, Timeout(ms)=600000) ran for 600123 milliseconds before timing out.\n";
-  log += "[rank2]:[E ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: "
-         "WorkNCCL(SeqNum=11, OpType=BROADCAST, Timeout(ms)=600000) ran for 600001 milliseconds before timing out.\n";
+  log +=
+      "[rank2]:[E ProcessGroupNCCL.cpp:616] [Rank 2] Watchdog caught collective operation timeout: "
+      "WorkNCCL(SeqNum=11, OpType=BROADCAST, Timeout(ms)=600000) ran for 600001 milliseconds before timing out.\n";
   log += "[rank3]: iteration 10 loss 1.0\n";
   for (int r = 0; r < 4; ++r)
     log += "n" + std::to_string(r) + ":1:1 [0] NCCL INFO comm 0x1 rank " + std::to_string(r) +
@@ -66,10 +67,12 @@ namespace {
 TEST(DoctorRanks, FlightRecorderStyleTimeoutLines) {
   std::string log;
   for (int r : {0, 1, 3})
-    log += "[rank" + std::to_string(r) + "]:[E ProcessGroupNCCL.cpp:1595] [PG 0 (default_pg) Rank " + std::to_string(r) +
+    log += "[rank" + std::to_string(r) + "]:[E ProcessGroupNCCL.cpp:1595] [PG 0 (default_pg) Rank " +
+           std::to_string(r) +
            "] Timeout at NCCL work: 57, last enqueued NCCL work: 57, last completed NCCL work: 56.\n";
-  log += "[rank2]:[E ProcessGroupNCCL.cpp:1595] [PG 0 (default_pg) Rank 2] Timeout at NCCL work: 55, last enqueued NCCL "
-         "work: 55, last completed NCCL work: 54.\n";
+  log +=
+      "[rank2]:[E ProcessGroupNCCL.cpp:1595] [PG 0 (default_pg) Rank 2] Timeout at NCCL work: 55, last enqueued NCCL "
+      "work: 55, last completed NCCL work: 54.\n";
   Analysis a = test::analyzeText(log);
   ASSERT_FALSE(a.diagnoses.empty());
   EXPECT_EQ(a.diagnoses[0].rule->category, "timeout-hang");

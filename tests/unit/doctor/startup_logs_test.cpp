@@ -20,11 +20,16 @@ std::map<int, std::string> fixtures() {
   int current = -1;
   bool inLog = false, supplementary = false;
   for (std::string line; std::getline(in, line);) {
-    if (line.rfind("=== FIXTURE ", 0) == 0) current = std::stoi(line.substr(12));
-    else if (line.rfind("=== SUPPLEMENTARY", 0) == 0) supplementary = true, current = 0;
-    else if (line == "--- BEGIN LOG ---") inLog = true;
-    else if (line == "--- END LOG ---") inLog = false;
-    else if (inLog || (supplementary && line.rfind("# ", 0) != 0)) out[current] += line + "\n";
+    if (line.rfind("=== FIXTURE ", 0) == 0)
+      current = std::stoi(line.substr(12));
+    else if (line.rfind("=== SUPPLEMENTARY", 0) == 0)
+      supplementary = true, current = 0;
+    else if (line == "--- BEGIN LOG ---")
+      inLog = true;
+    else if (line == "--- END LOG ---")
+      inLog = false;
+    else if (inLog || (supplementary && line.rfind("# ", 0) != 0))
+      out[current] += line + "\n";
   }
   return out;
 }
@@ -103,8 +108,8 @@ TEST(DoctorStartupLogs, Fixture5TwoHostsRoceRelaxedOrderingIsClean) {
 TEST(DoctorStartupLogs, SupplementaryTransportLines) {
   Analysis a = test::analyzeText(fixtures()[0]);
   const auto& t = a.info.transports();
-  for (const char* name : {"P2P/IPC", "NET/IB", "P2P/CUMEM", "SHM", "P2P/direct", "NET/AWS Libfabric", "NET/Socket",
-                           "NET/IBext_v8"})
+  for (const char* name :
+       {"P2P/IPC", "NET/IB", "P2P/CUMEM", "SHM", "P2P/direct", "NET/AWS Libfabric", "NET/Socket", "NET/IBext_v8"})
     EXPECT_TRUE(t.count(name)) << name;
   // nccl#1537's "GPU Direct RDMA Disabled" is a real finding: it is the only diagnosis.
   ASSERT_EQ(a.diagnoses.size(), 1u);
@@ -136,7 +141,8 @@ TEST(DoctorStartupLogs, CompleteNcclTestsRunIsCleanAndATruncatedOneIsNot) {
       "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [0000:61:00] NVIDIA H100 NVL\n"
       "#  Rank  1 Group  0 Pid 516703 on   gpu-0001 device  1 [0000:81:00] NVIDIA H100 NVL\n";
   const std::string rows =
-      "      500000        125000     float     sum      -1   188.69    2.65    3.97       0   187.07    2.67    4.01  0\n"
+      "      500000        125000     float     sum      -1   188.69    2.65    3.97       0   187.07    2.67    4.01  "
+      "0\n"
       "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 7.20321 \n";
   EXPECT_TRUE(test::analyzeText(head + rows).diagnoses.empty());
   Analysis stalled = test::analyzeText(head);

@@ -3,7 +3,6 @@
 //
 // Gathering probe results from in-process ranks, grouping identical nodes, and naming the odd one out.
 #include "gather.hpp"
-#include "reporter.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,6 +11,7 @@
 #include "consistency.hpp"
 #include "pf/bootstrap.hpp"
 #include "probe.hpp"
+#include "reporter.hpp"
 
 namespace pf::probes {
 namespace {

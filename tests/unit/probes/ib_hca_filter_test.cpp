@@ -4,9 +4,8 @@
 // NCCL_IB_HCA resolution: prefix ambiguity (mlx5_1 vs mlx5_10), '=' exact, '^' exclude, ':port'.
 #include "ib/ib_hca_filter.hpp"
 
-#include <gtest/gtest.h>
-
 #include <fmt/format.h>
+#include <gtest/gtest.h>
 
 namespace pf::probes {
 namespace {

@@ -86,7 +86,8 @@ TEST(JobEnv, MalformedJsonIsAUsageErrorNamingTheVariable) {
     EXPECT_NE(std::string(e.what()).find("CLUSTER_SPEC is not valid JSON"), std::string::npos) << e.what();
   }
   EXPECT_THROW(detectJobEnv(Environment(Vars{{"TF_CONFIG", R"({"cluster": []})"}})), UsageError);
-  EXPECT_THROW(detectJobEnv(Environment(Vars{{"TF_CONFIG", R"({"cluster": {"worker": ["h:1"]}, "task": )"}})), UsageError);
+  EXPECT_THROW(detectJobEnv(Environment(Vars{{"TF_CONFIG", R"({"cluster": {"worker": ["h:1"]}, "task": )"}})),
+               UsageError);
   EXPECT_THROW(detectJobEnv(Environment(Vars{{"SM_HOSTS", "algo-1,algo-2"}})), UsageError);
   EXPECT_THROW(
       detectJobEnv(Environment(

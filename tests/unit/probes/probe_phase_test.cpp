@@ -34,7 +34,7 @@ TEST(CheckProbePhase, HealthyRanksHaveNoFailingFinding) {
   EXPECT_FALSE(phases[0].results.empty());
   for (const auto& f : phases[0].findings) EXPECT_NE(f.status, Status::kFail) << f.message;
   EXPECT_TRUE(phases[1].results.empty());  // only rank 0 holds the gathered results
-  EXPECT_TRUE(phases[0].links.empty());     // no active InfiniBand/RoCE port here: no link rates to offer
+  EXPECT_TRUE(phases[0].links.empty());    // no active InfiniBand/RoCE port here: no link rates to offer
   // Both ranks probed the same host with the same results: the document keeps one copy.
   for (const auto& r : phases[0].results) EXPECT_EQ(r.rank, 0) << r.key;
 }

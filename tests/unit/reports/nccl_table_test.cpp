@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The table must be byte-compatible with nccl-tests' util.cu output (the verbatim output posted in NVIDIA/nccl
 // issue #2441).
+#include "nccl_table.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
-
-#include "nccl_table.hpp"
 
 namespace pf::reports {
 namespace {
@@ -18,8 +18,9 @@ std::vector<std::string> lines(const std::string& s) {
 }
 
 TEST(NcclTable, HeaderMatchesNcclTestsVerbatim) {
-  Json params = {{"collective", "all_reduce"}, {"backend", "nccl"}, {"min_bytes", 500000}, {"max_bytes", 1500000},
-                 {"step_factor", 1}, {"step_bytes", 100000}, {"warmup_iters", 1}, {"iters", 20}, {"check_iters", 1}};
+  Json params = {{"collective", "all_reduce"}, {"backend", "nccl"}, {"min_bytes", 500000},
+                 {"max_bytes", 1500000},       {"step_factor", 1},  {"step_bytes", 100000},
+                 {"warmup_iters", 1},          {"iters", 20},       {"check_iters", 1}};
   auto h = lines(ncclTableHeader(sweepParamsFromJson(params), Json::array(), "0.1.0", false));
   ASSERT_GE(h.size(), 8u);
   EXPECT_EQ(h[1], "# Collective test starting: all_reduce_perf");
@@ -27,12 +28,15 @@ TEST(NcclTable, HeaderMatchesNcclTestsVerbatim) {
             "# nThread 1 nGpus 1 minBytes 500000 maxBytes 1500000 step: 100000(bytes) warmup iters: 1 iters: 20 agg "
             "iters: 1 validation: 1 graph: 0 unalign: 0");
   size_t n = h.size();
-  EXPECT_EQ(h[n - 3], "#                                                              out-of-place                       "
-                      "in-place          ");
-  EXPECT_EQ(h[n - 2], "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time  "
-                      " algbw   busbw  #wrong ");
-  EXPECT_EQ(h[n - 1], "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  "
-                      "(GB/s)  (GB/s)         ");
+  EXPECT_EQ(h[n - 3],
+            "#                                                              out-of-place                       "
+            "in-place          ");
+  EXPECT_EQ(h[n - 2],
+            "#       size         count      type   redop    root     time   algbw   busbw  #wrong     time  "
+            " algbw   busbw  #wrong ");
+  EXPECT_EQ(h[n - 1],
+            "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)             (us)  "
+            "(GB/s)  (GB/s)         ");
 }
 
 TEST(NcclTable, RowMatchesNcclTestsVerbatim) {

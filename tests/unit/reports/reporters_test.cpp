@@ -13,8 +13,8 @@ RunReport sweepReport() {
   Result res;
   res.key = "sweep.all_gather";
   res.kind = Kind::kSweep;
-  res.params = {{"collective", "all_gather"}, {"backend", "mpi"}, {"min_bytes", 64}, {"max_bytes", 64},
-                {"step_factor", 2}, {"iters", 5}, {"warmup_iters", 1}, {"check_iters", 1}};
+  res.params = {{"collective", "all_gather"}, {"backend", "mpi"}, {"min_bytes", 64},   {"max_bytes", 64},
+                {"step_factor", 2},           {"iters", 5},       {"warmup_iters", 1}, {"check_iters", 1}};
   res.metrics = {{"out_of_bounds", 0}, {"avg_busbw_gbps", 1.5}};
   for (const char* p : {"out", "in"}) {
     SweepRow row;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include <gtest/gtest.h>
-
 #include "buckets.hpp"
+
+#include <gtest/gtest.h>
 
 using namespace pf::scaling;
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
+#include "efficiency.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
-
-#include "efficiency.hpp"
 
 using namespace pf::scaling;
 

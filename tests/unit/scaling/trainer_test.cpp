@@ -4,13 +4,14 @@
 // The data-parallelism proof in-process: N trainer replicas on threads (ThreadGroup) end with identical
 // parameters, equal within float tolerance to one replica trained on the whole batch; and the trainer's
 // bucket schedule starts all-reduces during backward and sees the first complete before backward ends.
+#include "trainer.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <thread>
 
 #include "thread_group.hpp"
-#include "trainer.hpp"
 
 using namespace pf::scaling;
 
