@@ -6,6 +6,7 @@
 
 #include <map>
 
+#include "pf/sweep_row.hpp"
 #include "pf/units.hpp"
 
 namespace pf::check {
@@ -33,7 +34,7 @@ std::vector<Finding> compareWithBaseline(const RunReport& baseline, const std::v
                                          const Result* allreduce, double boundBytes, double regressionPercent) {
   std::vector<Finding> out;
   std::map<std::string, double> basePairs;
-  std::map<double, double> baseSizes;
+  std::map<uint64_t, double> baseSizes;
   for (const Result& r : baseline.results) {
     if (r.kind == Kind::kPairs)
       for (const Json& row : r.rows) {
@@ -41,8 +42,10 @@ std::vector<Finding> compareWithBaseline(const RunReport& baseline, const std::v
         basePairs[pairKey(p.host_a, p.host_b)] = p.bwGbps();
       }
     if (r.kind == Kind::kSweep && r.key == "sweep.all_reduce")
-      for (const Json& row : r.rows)
-        if (row.value("placement", "") == "out") baseSizes[row.value("size_bytes", 0.0)] = row.value("busbw_gbps", 0.0);
+      for (const Json& j : r.rows) {
+        const SweepRow row = sweepRowFromJson(j);
+        if (row.placement == "out") baseSizes[row.size_bytes] = row.busbw_gbps;
+      }
   }
   for (const PairRow& p : pairs) {
     auto it = basePairs.find(pairKey(p.host_a, p.host_b));
@@ -55,16 +58,16 @@ std::vector<Finding> compareWithBaseline(const RunReport& baseline, const std::v
     }
   }
   if (allreduce) {
-    for (const Json& row : allreduce->rows) {
-      if (row.value("placement", "") != "out") continue;
-      const double size = row.value("size_bytes", 0.0);
-      auto it = baseSizes.find(size);
-      if (size < boundBytes || it == baseSizes.end() || it->second <= 0) continue;
-      const double now = row.value("busbw_gbps", 0.0);
+    for (const Json& j : allreduce->rows) {
+      const SweepRow row = sweepRowFromJson(j);
+      if (row.placement != "out") continue;
+      auto it = baseSizes.find(row.size_bytes);
+      if (static_cast<double>(row.size_bytes) < boundBytes || it == baseSizes.end() || it->second <= 0) continue;
+      const double now = row.busbw_gbps;
       const double drop = 100.0 * (it->second - now) / it->second;
       if (drop > regressionPercent)
-        out.push_back(regression(fmt::format("all_reduce busbw at {}", Bytes{static_cast<uint64_t>(size)}), it->second,
-                                 now, drop, regressionPercent));
+        out.push_back(regression(fmt::format("all_reduce busbw at {}", Bytes{row.size_bytes}), it->second, now, drop,
+                                 regressionPercent));
     }
   }
   return out;

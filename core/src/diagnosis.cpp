@@ -5,36 +5,75 @@
 #include <fmt/format.h>
 
 #include "pf/error.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf {
-namespace {
-
-template <typename T>
-void read(const Json& j, const char* name, T& into) {
-  if (!j.is_object() || !j.contains(name) || j.at(name).is_null()) return;
-  try {
-    into = j.at(name).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("result document: diagnosis field '{}' has the wrong type", name));
-  }
-}
-
-}  // namespace
-
 DiagnosisParams diagnosisFromResult(const Result& r) {
   DiagnosisParams d;
   const Json& p = r.params;
-  read(p, "rule_id", d.rule_id);
-  read(p, "category", d.category);
-  read(p, "confidence", d.confidence);
-  read(p, "fix", d.fix);
-  read(p, "explanation", d.explanation);
-  read(p, "commands", d.commands);
-  read(p, "links", d.links);
-  read(p, "hosts", d.hosts);
-  read(p, "ranks", d.ranks);
-  read(p, "confirm", d.confirm);
-  read(p, "confirm_detail", d.confirm_detail);
+  readField(p, "rule_id", d.rule_id, "doctor");
+  readField(p, "category", d.category, "doctor");
+  readField(p, "confidence", d.confidence, "doctor");
+  readField(p, "fix", d.fix, "doctor");
+  readField(p, "explanation", d.explanation, "doctor");
+  readField(p, "commands", d.commands, "doctor");
+  readField(p, "links", d.links, "doctor");
+  readField(p, "hosts", d.hosts, "doctor");
+  readField(p, "ranks", d.ranks, "doctor");
+  readField(p, "confirm", d.confirm, "doctor");
+  readField(p, "confirm_detail", d.confirm_detail, "doctor");
+  return d;
+}
+
+namespace {
+template <typename T>
+std::optional<T> optional(const Json& j, const char* name) {
+  if (!j.is_object() || !j.contains(name) || !j.at(name).is_number()) return std::nullopt;
+  return j.at(name).get<T>();
+}
+}  // namespace
+
+DoctorInfo doctorInfoFromResult(const Result& r) {
+  DoctorInfo d;
+  const Json& p = r.params;
+  readField(r.metrics, "input_lines", d.input_lines, "doctor");
+  readField(r.metrics, "input_bytes", d.input_bytes, "doctor");
+  readField(p, "nccl_versions", d.nccl_versions, "doctor");
+  readField(p, "networks", d.networks, "doctor");
+  if (p.contains("transports") && p.at("transports").is_object()) d.transports = p.at("transports");
+  d.channels = optional<int>(p, "channels");
+  if (p.contains("flags") && p.at("flags").is_array())
+    for (const Json& f : p.at("flags"))
+      if (f.is_object() && f.contains("message") && f.at("message").is_string())
+        d.flags.push_back(f.at("message").get<std::string>());
+  for (const Json& row : r.rows) d.processes.push_back(row);
+  return d;
+}
+
+DoctorRanks doctorRanksFromResult(const Result& r) {
+  DoctorRanks d;
+  const Json& p = r.params;
+  if (p.contains("first_failure") && p.at("first_failure").is_object()) {
+    const Json& f = p.at("first_failure");
+    LogLine l;
+    readField(f, "file", l.file, "doctor");
+    readField(f, "line", l.line, "doctor");
+    readField(f, "host", l.host, "doctor");
+    readField(f, "timestamp", l.timestamp, "doctor");
+    l.rank = optional<int>(f, "rank");
+    d.first_failure = l;
+  }
+  if (p.contains("watchdog") && p.at("watchdog").is_array())
+    for (const Json& w : p.at("watchdog")) {
+      DoctorRanks::Watchdog x;
+      x.rank = optional<int>(w, "rank");
+      x.seq = optional<int64_t>(w, "seq");
+      x.ran_for_ms = optional<int64_t>(w, "ran_for_ms");
+      readField(w, "op", x.op, "doctor");
+      d.watchdog.push_back(std::move(x));
+    }
+  readField(p, "waited_on_ranks", d.waited_on_ranks, "doctor");
+  readField(p, "notes", d.notes, "doctor");
   return d;
 }
 

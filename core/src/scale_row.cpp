@@ -5,18 +5,15 @@
 #include <fmt/format.h>
 
 #include "pf/error.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf {
 namespace {
 
 template <typename T>
 T get(const Json& j, const char* name, T fallback) {
-  if (!j.is_object() || !j.contains(name) || j.at(name).is_null()) return fallback;
-  try {
-    return j.at(name).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("result document: scale field '{}' has the wrong type", name));
-  }
+  readField(j, name, fallback, "scale");
+  return fallback;
 }
 
 SpreadStat spread(const Json& j, const char* name) {

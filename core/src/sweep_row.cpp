@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "pf/error.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf {
 
@@ -88,40 +89,28 @@ Json toJson(const SweepMetrics& m) {
           {"wrong_total", m.wrong_total ? Json(*m.wrong_total) : Json(nullptr)}};
 }
 
-namespace {
-template <typename T>
-void read(const Json& j, const char* name, T& into) {
-  if (!j.is_object() || !j.contains(name) || j.at(name).is_null()) return;
-  try {
-    into = j.at(name).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("result document: sweep field '{}' has the wrong type", name));
-  }
-}
-}  // namespace
-
 SweepParams sweepParamsFromJson(const Json& j) {
   SweepParams p;
-  read(j, "collective", p.collective);
-  read(j, "backend", p.backend);
-  read(j, "ranks", p.ranks);
-  read(j, "min_bytes", p.min_bytes);
-  read(j, "max_bytes", p.max_bytes);
-  read(j, "step_factor", p.step_factor);
-  read(j, "step_bytes", p.step_bytes);
-  read(j, "iters", p.iters);
-  read(j, "warmup_iters", p.warmup_iters);
-  read(j, "check_iters", p.check_iters);
-  read(j, "per_iter_timing", p.per_iter_timing);
-  read(j, "root", p.root);
+  readField(j, "collective", p.collective, "sweep");
+  readField(j, "backend", p.backend, "sweep");
+  readField(j, "ranks", p.ranks, "sweep");
+  readField(j, "min_bytes", p.min_bytes, "sweep");
+  readField(j, "max_bytes", p.max_bytes, "sweep");
+  readField(j, "step_factor", p.step_factor, "sweep");
+  readField(j, "step_bytes", p.step_bytes, "sweep");
+  readField(j, "iters", p.iters, "sweep");
+  readField(j, "warmup_iters", p.warmup_iters, "sweep");
+  readField(j, "check_iters", p.check_iters, "sweep");
+  readField(j, "per_iter_timing", p.per_iter_timing, "sweep");
+  readField(j, "root", p.root, "sweep");
   return p;
 }
 
 SweepMetrics sweepMetricsFromJson(const Json& j) {
   SweepMetrics m;
-  read(j, "avg_busbw_gbps", m.avg_busbw_gbps);
-  read(j, "peak_busbw_gbps", m.peak_busbw_gbps);
-  read(j, "out_of_bounds", m.out_of_bounds);
+  readField(j, "avg_busbw_gbps", m.avg_busbw_gbps, "sweep");
+  readField(j, "peak_busbw_gbps", m.peak_busbw_gbps, "sweep");
+  readField(j, "out_of_bounds", m.out_of_bounds, "sweep");
   if (j.is_object() && j.contains("wrong_total") && j.at("wrong_total").is_number_integer())
     m.wrong_total = j.at("wrong_total").get<int64_t>();
   return m;

@@ -15,20 +15,12 @@
 namespace pf::reports {
 namespace {
 
-std::string str(const Json& j, const char* name) {
-  return j.contains(name) && j.at(name).is_string() ? j.at(name).get<std::string>() : std::string();
-}
-
 // A log line of over 160 bytes cut to 157 and "...", never inside a UTF-8 sequence.
 std::string cut(const std::string& s) {
   if (s.size() <= 160) return s;
   std::size_t at = 157;
   while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
   return s.substr(0, at) + "...";
-}
-
-std::string where(const Json& line) {
-  return line.is_object() ? fmt::format("{}:{}", str(line, "file"), line.value("line", 0)) : std::string("?");
 }
 
 class DoctorText final : public TextView {
@@ -45,9 +37,10 @@ class DoctorText final : public TextView {
     }
     for (const Result& r : report.results)
       if (r.kind == Kind::kDiagnosis) ++n;
-    if (n == 0 && info)
-      out += fmt::format("No known failure found in {} lines ({} bytes).\n", info->metrics.value("input_lines", 0),
-                         info->metrics.value("input_bytes", 0));
+    if (n == 0 && info) {
+      const DoctorInfo d = doctorInfoFromResult(*info);
+      out += fmt::format("No known failure found in {} lines ({} bytes).\n", d.input_lines, d.input_bytes);
+    }
     int i = 0;
     for (const Result& r : report.results) {
       if (r.kind != Kind::kDiagnosis) continue;
@@ -70,58 +63,46 @@ class DoctorText final : public TextView {
         for (const auto& l : d.links) out += fmt::format("   see: {}\n", l);
     }
     if (info) out += infoText(*info, verbose);
-    if (ranks) out += ranksText(ranks->params, n > 0);
+    if (ranks) out += ranksText(*ranks, n > 0);
     return out;
   }
 
  private:
-  static std::string infoText(const Result& info, bool verbose) {
-    const Json& ij = info.params;
-    const Json transports = ij.value("transports", Json::object());
-    if (info.rows.empty() && transports.empty()) return {};
+  static std::string infoText(const Result& r, bool verbose) {
+    const DoctorInfo info = doctorInfoFromResult(r);
+    if (info.processes.empty() && info.transports.empty()) return {};
     std::string out = "\nWhat NCCL did:\n";
-    for (const char* f : {"nccl_versions", "networks"}) {
-      const Json v = ij.value(f, Json::array());
-      if (!v.empty())
-        out += fmt::format("  {}: {}\n", f == std::string("networks") ? "network" : "NCCL versions", v.dump());
-    }
-    if (!transports.empty()) out += fmt::format("  transports: {}\n", transports.dump());
-    if (ij.contains("channels") && !ij.at("channels").is_null())
-      out += fmt::format("  channels: {}\n", ij.at("channels").dump());
+    if (!info.nccl_versions.empty()) out += fmt::format("  NCCL versions: {}\n", Json(info.nccl_versions).dump());
+    if (!info.networks.empty()) out += fmt::format("  network: {}\n", Json(info.networks).dump());
+    if (!info.transports.empty()) out += fmt::format("  transports: {}\n", info.transports.dump());
+    if (info.channels) out += fmt::format("  channels: {}\n", *info.channels);
     if (verbose)
-      for (const Json& p : info.rows) out += fmt::format("  {}\n", p.dump());
-    for (const Json& f : ij.value("flags", Json::array())) out += fmt::format("  flag: {}\n", str(f, "message"));
+      for (const Json& p : info.processes) out += fmt::format("  {}\n", p.dump());
+    for (const auto& f : info.flags) out += fmt::format("  flag: {}\n", f);
     return out;
   }
 
-  static std::string ranksText(const Json& r, bool diagnosed) {
-    const Json first = r.value("first_failure", Json());
-    const Json watchdog = r.value("watchdog", Json::array());
-    const Json notes = r.value("notes", Json::array());
-    if (first.is_null() && watchdog.empty() && notes.empty()) return {};
+  static std::string ranksText(const Result& r, bool diagnosed) {
+    const DoctorRanks d = doctorRanksFromResult(r);
+    if (!d.first_failure && d.watchdog.empty() && d.notes.empty()) return {};
     std::string out = "\nRanks:\n";
-    if (!first.is_null() && diagnosed) {
-      const std::string host = str(first, "host"), ts = str(first, "timestamp");
+    if (d.first_failure && diagnosed) {
+      const LogLine& f = *d.first_failure;
       out +=
-          fmt::format("  first failure: {}{}{}{}\n", where(first), host.empty() ? "" : " host " + host,
-                      first.value("rank", Json()).is_number() ? fmt::format(" rank {}", first["rank"].get<int>()) : "",
-                      ts.empty() ? "" : " at " + ts);
+          fmt::format("  first failure: {}:{}{}{}{}\n", f.file, f.line, f.host.empty() ? "" : " host " + f.host,
+                      f.rank ? fmt::format(" rank {}", *f.rank) : "", f.timestamp.empty() ? "" : " at " + f.timestamp);
     }
-    for (const Json& w : watchdog) {
-      auto num = [&](const char* f) { return w.contains(f) && w.at(f).is_number() ? w.at(f).dump() : std::string(); };
+    for (const auto& w : d.watchdog)
       out += fmt::format("  watchdog: rank {} timed out at collective #{} ({}){}\n",
-                         num("rank").empty() ? "?" : num("rank"), num("seq").empty() ? "-1" : num("seq"),
-                         str(w, "op").empty() ? "?" : str(w, "op"),
-                         num("ran_for_ms").empty() ? "" : fmt::format(" after {} ms", num("ran_for_ms")));
+                         w.rank ? std::to_string(*w.rank) : "?", w.seq.value_or(-1), w.op.empty() ? "?" : w.op,
+                         w.ran_for_ms ? fmt::format(" after {} ms", *w.ran_for_ms) : "");
+    if (!d.waited_on_ranks.empty()) {
+      const auto shown = std::min<std::size_t>(32, d.waited_on_ranks.size());
+      out +=
+          fmt::format("  waiting on ranks: {}\n",
+                      fmt::join(d.waited_on_ranks.begin(), d.waited_on_ranks.begin() + static_cast<long>(shown), ", "));
     }
-    const Json waited = r.value("waited_on_ranks", Json::array());
-    if (!waited.empty()) {
-      std::vector<std::string> shown;
-      for (std::size_t i = 0; i < waited.size() && i < 32; ++i) shown.push_back(waited[i].dump());
-      out += fmt::format("  waiting on ranks: {}\n", fmt::join(shown, ", "));
-    }
-    for (const Json& note : notes)
-      if (note.is_string()) out += fmt::format("  note: {}\n", note.get<std::string>());
+    for (const auto& note : d.notes) out += fmt::format("  note: {}\n", note);
     return out;
   }
 };

@@ -7,6 +7,8 @@
 // host, rank and timestamp for tools that want them.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,38 @@ struct DiagnosisParams {
 
 /// @throws UsageError naming the field when a diagnosis does not fit.
 DiagnosisParams diagnosisFromResult(const Result& r);
+
+/// What NCCL did, from its INFO lines (the "doctor.info" result: params, and one row per process).
+struct DoctorInfo {
+  int64_t input_lines = 0, input_bytes = 0;
+  std::vector<std::string> nccl_versions, networks;
+  Json transports = Json::object();  ///< transport name -> connections seen ("P2P/IPC": 12)
+  std::optional<int> channels;
+  std::vector<std::string> flags;  ///< messages of the INFO-level warnings (e.g. GDR disabled)
+  std::vector<Json> processes;     ///< one object per process: host, versions, interfaces, HCAs
+};
+
+/// One line a log pointed at: where it is, and the host, rank and time it names.
+struct LogLine {
+  std::string file, host, timestamp;
+  int64_t line = 0;
+  std::optional<int> rank;
+};
+
+/// The per-rank analysis (the "doctor.ranks" result's params).
+struct DoctorRanks {
+  struct Watchdog {
+    std::optional<int> rank;
+    std::optional<int64_t> seq, ran_for_ms;
+    std::string op;
+  };
+  std::optional<LogLine> first_failure;
+  std::vector<Watchdog> watchdog;
+  std::vector<int> waited_on_ranks;
+  std::vector<std::string> notes;
+};
+
+DoctorInfo doctorInfoFromResult(const Result& r);
+DoctorRanks doctorRanksFromResult(const Result& r);
 
 }  // namespace pf

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Reading one optional field of a result document into a typed summary: a missing or null field keeps the
+// default (documents of older versions, results that do not measure it); a field of the wrong type is bad
+// input, a UsageError naming the field, never a bare nlohmann exception.
+#pragma once
+
+#include <fmt/format.h>
+
+#include "pf/error.hpp"
+#include "pf/result.hpp"
+
+namespace pf {
+
+/// @param what the kind of record, for the message ("sweep", "scale", "diagnosis")
+template <typename T>
+void readField(const Json& j, const char* name, T& into, const char* what) {
+  if (!j.is_object() || !j.contains(name) || j.at(name).is_null()) return;
+  try {
+    into = j.at(name).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw UsageError(fmt::format("result document: {} field '{}' has the wrong type", what, name));
+  }
+}
+
+}  // namespace pf
