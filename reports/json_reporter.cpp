@@ -11,14 +11,12 @@
 namespace pf::reports {
 namespace {
 
-constexpr double kSnapshotSeconds = 5;
-
 class JsonReporter final : public Reporter {
  public:
   void begin(const Context& context, Output&) override { sofar_.context = context; }
 
   void rows(const Result& running, std::size_t, Output& out) override {
-    if (!out.toFile() || sinceSnapshot_.seconds() < kSnapshotSeconds) return;
+    if (!out.toFile() || sinceSnapshot_.seconds() < options().snapshotSeconds) return;
     sinceSnapshot_.reset();
     RunReport snapshot = sofar_;
     snapshot.context.extra["partial"] = true;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
+#include "outputs.hpp"
 #include "pf/error.hpp"
+#include "pf/report_io.hpp"
 #include "pf/sweep_row.hpp"
 #include "reporter.hpp"
 
@@ -60,6 +64,51 @@ TEST(Reporters, JsonRoundTripsAndUnknownFormatIsUsage) {
   RunReport r = sweepReport();
   EXPECT_EQ(toJson(reportFromJson(Json::parse(renderDocument("json", r)))), toJson(r));
   EXPECT_THROW(makeReporter("xml"), UsageError);
+}
+
+TEST(Reporters, TableStreamedRowByRowEqualsTheReplay) {
+  // Live, a sweep's rows arrive a size (two rows) at a time; `preflight report` hands them over at once.
+  RunReport r = sweepReport();
+  r.context.command = "sweep";
+  Result running = r.results[0];
+  running.rows = Json::array();
+  Outputs live({{"table", "-"}}, {});
+  testing::internal::CaptureStdout();
+  live.begin(r.context);
+  for (const Json& row : r.results[0].rows) {
+    running.rows.push_back(row);
+    if (running.rows.size() % 2 == 0) live.rows(running, running.rows.size() - 2);
+  }
+  for (const Result& res : r.results) live.result(res);
+  live.end(r);
+  const std::string streamed = testing::internal::GetCapturedStdout();
+  EXPECT_EQ(streamed, renderDocument("table", r));
+  EXPECT_NE(streamed.find("# Out of bounds values : 0 OK"), std::string::npos) << streamed;
+}
+
+TEST(Reporters, JsonFileIsRewrittenPartialWhileRowsArrive) {
+  const std::string path = ::testing::TempDir() + "pf_partial_test.json";
+  std::remove(path.c_str());
+  RunReport r = sweepReport();
+  ReportOptions o;
+  o.snapshotSeconds = 0;  // every call may write
+  Outputs out({{"json", path}}, o);
+  out.begin(r.context);
+  Result running = r.results[0];
+  running.rows.erase(1);  // one row measured so far
+  out.rows(running, 0);
+  RunReport partial = readReport(path);
+  ASSERT_EQ(partial.results.size(), 1u);
+  EXPECT_EQ(partial.results[0].rows.size(), 1u);
+  EXPECT_EQ(partial.results[0].status, Status::kError);
+  EXPECT_EQ(partial.exit_code, 3);
+  EXPECT_EQ(partial.context.extra.value("partial", false), true);
+  for (const Result& res : r.results) out.result(res);
+  out.end(r);
+  RunReport done = readReport(path);
+  EXPECT_EQ(done.results[0].rows.size(), 2u);
+  EXPECT_FALSE(done.context.extra.contains("partial"));
+  std::remove(path.c_str());
 }
 
 }  // namespace
