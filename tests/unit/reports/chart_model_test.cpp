@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The chart model derives every point from the document: each value is checked against the row it came from.
+#include "charts/chart_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include "pf/pair_row.hpp"
+#include "pf/report_io.hpp"
+#include "pf/sweep_row.hpp"
+
+namespace pf::reports::charts {
+namespace {
+
+Result sweep() {
+  Result r;
+  r.key = "sweep.all_reduce";
+  r.kind = Kind::kSweep;
+  SweepParams p;
+  p.collective = "all_reduce";
+  r.params = toJson(p);
+  for (uint64_t size : {1024ull, 4096ull}) {
+    for (const char* placement : {"out", "in"}) {
+      SweepRow row;
+      row.collective = "all_reduce";
+      row.size_bytes = size;
+      row.count = size / 4;
+      row.dtype = "float";
+      row.op = "sum";
+      row.placement = placement;
+      row.time_us = 10;
+      row.algbw_gbps = static_cast<double>(size) / 10e3;
+      row.busbw_gbps = 1.5 * row.algbw_gbps;
+      row.iter_min_us = 8;
+      row.iter_p50_us = 10;
+      row.iter_max_us = 20;
+      r.rows.push_back(toJson(row));
+    }
+  }
+  return r;
+}
+
+TEST(ChartModel, SweepSeriesAreTheRowsValues) {
+  auto charts = sweepCharts(sweep());
+  ASSERT_EQ(charts.size(), 2u);  // bandwidth and time for (float, sum)
+  const Chart& bw = charts[0];
+  EXPECT_EQ(bw.id, "sweep.all_reduce.float.sum.bandwidth");
+  EXPECT_EQ(bw.x.scale, Scale::kLog2);
+  EXPECT_TRUE(bw.x.binarySuffix);
+  const Series& busbw = bw.series[0];
+  EXPECT_EQ(busbw.name, "busbw out-of-place");
+  ASSERT_EQ(busbw.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(busbw.points[1].x, 4096);
+  EXPECT_DOUBLE_EQ(busbw.points[1].y, 1.5 * 4096 / 10e3);
+  // The band from per-iteration times: busbw x time / t, the fastest iteration the highest bandwidth.
+  const Series& band = bw.series[2];
+  EXPECT_EQ(band.style, Style::kBand);
+  EXPECT_DOUBLE_EQ(*band.points[0].high, busbw.points[0].y * 10 / 8);
+  EXPECT_DOUBLE_EQ(*band.points[0].low, busbw.points[0].y * 10 / 20);
+  EXPECT_EQ(charts[1].y.scale, Scale::kLog10);
+  EXPECT_DOUBLE_EQ(*charts[1].series[1].points[0].high, 20);
+}
+
+TEST(ChartModel, ScaleChartsMarkPredictionsAndIdeals) {
+  Result r;
+  r.kind = Kind::kScale;
+  for (int n : {1, 2, 4}) {
+    const double e = n == 1 ? 1.0 : 0.9;
+    r.rows.push_back({{"ranks", n},
+                      {"throughput_sps", {{"median", 100.0 * n * e}, {"min", 90.0 * n * e}, {"max", 110.0 * n * e}}},
+                      {"efficiency", {{"median", e}, {"min", e - 0.05}, {"max", e + 0.05}}},
+                      {"step_us_p50", 1000.0 / e},
+                      {"compute_us", 800.0},
+                      {"exposed_comm_us", 150.0},
+                      {"rest_us", 50.0}});
+  }
+  r.metrics["predictions"] = Json::array({{{"ranks", 64}, {"step_us", 1400.0}, {"efficiency", 0.7}}});
+  auto charts = scaleCharts(r);
+  ASSERT_EQ(charts.size(), 4u);
+  const Chart& eff = charts[0];
+  EXPECT_EQ(eff.x.scale, Scale::kLog2);
+  EXPECT_DOUBLE_EQ(*eff.series[0].points[2].low, 0.85);  // error bars from the spread
+  const Series& ideal = eff.series[1];
+  EXPECT_EQ(ideal.style, Style::kIdeal);
+  EXPECT_DOUBLE_EQ(ideal.points.back().x, 64);  // out to the largest predicted size
+  EXPECT_DOUBLE_EQ(ideal.points.back().y, 1);
+  EXPECT_TRUE(eff.series[2].predicted);
+  EXPECT_DOUBLE_EQ(eff.series[2].points[0].y, 0.7);
+  EXPECT_DOUBLE_EQ(charts[1].series[1].points.back().y, 100.0 * 64);  // linear ideal from N0 = 1
+  const Chart& parts = charts[3];
+  ASSERT_EQ(parts.series.size(), 3u);
+  EXPECT_EQ(parts.series[1].name, "exposed communication");
+  EXPECT_DOUBLE_EQ(parts.series[1].points[0].y, 150);
+}
+
+TEST(ChartModel, PairHeatmapIsSymmetricAndNamesFailures) {
+  Result r;
+  r.kind = Kind::kPairs;
+  auto pair = [&](int a, int b, double pct, Status s) {
+    PairRow row;
+    row.node_a = a;
+    row.node_b = b;
+    row.host_a = "node" + std::to_string(a);
+    row.host_b = "node" + std::to_string(b);
+    row.pct_of_expected = pct;
+    row.status = s;
+    row.reason = s == Status::kPass ? "" : "slow";
+    r.rows.push_back(toJson(row));
+  };
+  pair(0, 1, 100, Status::kPass);
+  pair(0, 2, 5, Status::kFail);
+  pair(1, 2, 5, Status::kFail);
+  Heatmap h = pairHeatmap(r);
+  ASSERT_EQ(h.nodes, (std::vector<std::string>{"node0", "node1", "node2"}));
+  EXPECT_DOUBLE_EQ(*h.cells[2][0], 5);
+  EXPECT_DOUBLE_EQ(*h.cells[0][2], 5);
+  EXPECT_FALSE(h.cells[1][1].has_value());  // no pair with itself
+  ASSERT_EQ(h.failing.size(), 2u);
+  EXPECT_EQ(h.failing[0], "fail node0-node2: slow");
+}
+
+TEST(ChartModel, Log2TicksAndBinaryLabels) {
+  EXPECT_EQ(log2Ticks(8, 1024), (std::vector<double>{8, 16, 32, 64, 128, 256, 512, 1024}));
+  auto wide = log2Ticks(8, 8.0 * (1ull << 30), 12);  // 8 B .. 8 GiB: every third power
+  EXPECT_LE(wide.size(), 12u);
+  EXPECT_DOUBLE_EQ(wide[0], 8);
+  EXPECT_DOUBLE_EQ(wide[1], 64);
+  EXPECT_TRUE(log2Ticks(0, 10).empty());
+  EXPECT_EQ(binarySize(8), "8 B");
+  EXPECT_EQ(binarySize(1024), "1 KiB");
+  EXPECT_EQ(binarySize(32 << 20), "32 MiB");
+  EXPECT_EQ(binarySize(1.5 * (1 << 20)), "1.5 MiB");
+}
+
+TEST(ChartModel, DocumentsWithoutChartableResultsGiveNone) {
+  RunReport report;
+  Result probe;
+  probe.kind = Kind::kProbe;
+  report.results.push_back(probe);
+  ChartSet set = chartsFor(report);
+  EXPECT_TRUE(set.charts.empty());
+  EXPECT_TRUE(set.heatmaps.empty());
+}
+
+TEST(ChartModel, RealRunsFromTheGoldenDocuments) {
+  // The pairs run of tests/golden/documents: 4 simulated nodes with node2's link slowed to 200 Mbit/s.
+  const RunReport pairs = readReport(std::string(PF_GOLDEN_DIR) + "/documents/pairs.json");
+  ChartSet set = chartsFor(pairs);
+  ASSERT_EQ(set.heatmaps.size(), 1u);
+  const Heatmap& h = set.heatmaps[0];
+  EXPECT_EQ(h.nodes.size(), 4u);
+  ASSERT_FALSE(h.failing.empty());
+  for (const std::string& f : h.failing) EXPECT_NE(f.find("node2"), std::string::npos) << f;
+  // The sweep run: one bandwidth and one time chart, a point per measured row and placement.
+  const RunReport sweep = readReport(std::string(PF_GOLDEN_DIR) + "/documents/sweep.json");
+  set = chartsFor(sweep);
+  ASSERT_EQ(set.charts.size(), 2u);
+  EXPECT_EQ(set.charts[0].series[0].points.size() * 2, sweep.results[0].rows.size());
+}
+
+}  // namespace
+}  // namespace pf::reports::charts
