@@ -98,8 +98,10 @@ for p in pairs:  # measured vs expected, both present
     bw = min(v for w, v in one.items() if w.startswith("bandwidth "))
     assert bw < 0.1 and one["expected bandwidth"] > 0.3 and one["bandwidth of expected"] < 20, one
 assert "expected" in f[0]["message"] and f[0]["remedy"]
-assert not [r for r in d["results"] if r["key"].startswith("check.pairs") and r["host"] not in (host,)], \
-    "another node or link was blamed"
+# No other node or link fails. A warning on a healthy link is allowed, as in the healthy case: the simulated
+# nodes share two cores, and a pair measured while another process runs can lose a quarter of its bandwidth.
+assert not [r for r in d["results"] if r["key"].startswith("check.pairs") and r["host"] not in (host,)
+            and r["status"] == "fail"], "another node or link was blamed"
 reg = [r for r in d["results"] if r["key"] == "check.baseline.regression"]
 assert len(reg) >= 3 and all(host in r["host"].split(",") for r in reg if r["host"]), reg
 PYEOF
