@@ -24,7 +24,8 @@ constexpr const char* kStyle =
     ".skipped,.absent{background:#888}table{border-collapse:collapse;width:100%;margin:.5em 0}"
     "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;font-size:.9em}"
     "pre{background:#f6f6f6;padding:.7em;overflow-x:auto;font-size:.8em}"
-    "svg.chart{width:100%;max-width:640px;display:block;margin:1em 0}.plot{fill:none;stroke:#999}"
+    "svg.chart{width:100%;max-width:680px;display:block;margin:1em 0}"
+    "svg.heatmap{width:100%;max-width:420px;display:block;margin:1em 0}.plot{fill:none;stroke:#999}"
     ".grid{stroke:#eee}.band{opacity:.25}text{font-size:11px}.ct{font-size:14px;font-weight:bold}"
     ".tx{text-anchor:middle}.ty{text-anchor:end}.xt,.yt{text-anchor:middle}.cv{text-anchor:middle;font-size:10px}"
     "@media print{pre{white-space:pre-wrap}}";

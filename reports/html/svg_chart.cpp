@@ -14,8 +14,10 @@ namespace {
 
 using charts::Scale;
 
-constexpr double kWidth = 640, kHeight = 360, kLeft = 70, kRight = 170, kTop = 30, kBottom = 50;
-constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf"};
+constexpr double kWidth = 680, kHeight = 360, kLeft = 70, kRight = 210, kTop = 30, kBottom = 50;
+constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
+                                   "#8c564b", "#17becf", "#e377c2", "#7f7f7f", "#bcbd22"};
+constexpr size_t kColorCount = sizeof(kColors) / sizeof(kColors[0]);
 
 struct Range {
   double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
@@ -38,7 +40,10 @@ std::vector<double> ticks(const Range& r, const charts::Axis& a) {
     for (double e = std::floor(std::log10(r.lo)); e <= std::ceil(std::log10(r.hi)); ++e) t.push_back(std::pow(10, e));
     return t;
   }
-  for (int i = 0; i <= 4; ++i) t.push_back(r.lo + (r.hi - r.lo) * i / 4);
+  // Linear: a step of 1, 2 or 5 times a power of ten, about four of them over the range (0, 0.5, 1, 1.5...).
+  const double raw = (r.hi - r.lo) / 4, mag = std::pow(10, std::floor(std::log10(raw > 0 ? raw : 1)));
+  const double step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
+  for (double v = std::ceil(r.lo / step) * step; v <= r.hi + step * 1e-9; v += step) t.push_back(v);
   return t;
 }
 
@@ -68,13 +73,24 @@ double project(double value, double lo, double hi, Scale scale, double pixels) {
 
 std::string svgChart(const charts::Chart& c) {
   Range x, y;
+  std::map<double, double> stacked;  // the height of each stack of bars: the axis must hold the whole stack
   for (const auto& s : c.series)
     for (const auto& p : s.points) {
       x.add(p.x, c.x.scale);
-      y.add(p.y, c.y.scale);
+      y.add(s.style == charts::Style::kStacked ? (stacked[p.x] += p.y) : p.y, c.y.scale);
       if (p.low) y.add(*p.low, c.y.scale);
       if (p.high) y.add(*p.high, c.y.scale);
     }
+  if (!stacked.empty() && !x.empty()) {  // bars are drawn around their x: leave half a step on either side
+    if (c.x.scale == Scale::kLinear) {
+      const double pad = std::max(0.5, (x.hi - x.lo) * 0.05);
+      x.lo -= pad;
+      x.hi += pad;
+    } else {
+      x.lo /= 1.4142;
+      x.hi *= 1.4142;
+    }
+  }
   std::string svg = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
       "<title>{}</title>\n",
@@ -106,7 +122,7 @@ std::string svgChart(const charts::Chart& c) {
   std::map<double, double> stackTop;  // stacked bars: where the next segment starts at each x
   for (size_t i = 0; i < c.series.size(); ++i) {
     const charts::Series& s = c.series[i];
-    const char* color = kColors[i % 7];
+    const char* color = kColors[i % kColorCount];
     const std::string name = s.predicted ? s.name + " (predicted)" : s.name;
     const std::string dash = s.predicted || s.style == charts::Style::kIdeal ? " stroke-dasharray=\"6 4\"" : "";
     if (s.style == charts::Style::kBand) {
@@ -155,10 +171,11 @@ std::string svgChart(const charts::Chart& c) {
 std::string svgHeatmap(const charts::Heatmap& hm) {
   const size_t n = hm.nodes.size();
   const double cell = 36, left = 110, top = 40;
+  const double width = std::max(left + cell * static_cast<double>(n) + 20, 330.0);
   std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
-      "<title>{}</title>\n<text x=\"{}\" y=\"18\" class=\"ct\">{}</text>\n",
-      escape(hm.id), left + cell * n + 20, top + cell * n + 20, escape(hm.title), left, escape(hm.title));
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"heatmap\" id=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
+      "<title>{}</title>\n<text x=\"4\" y=\"18\" class=\"ct\">{}</text>\n",
+      escape(hm.id), width, top + cell * static_cast<double>(n) + 20, escape(hm.title), escape(hm.title));
   for (size_t i = 0; i < n; ++i) {
     svg += fmt::format("<text class=\"ty\" x=\"{}\" y=\"{}\">{}</text>\n", left - 6, top + cell * i + cell / 2 + 4,
                        escape(hm.nodes[i]));
