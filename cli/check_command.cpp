@@ -8,8 +8,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <iostream>
-
 #include "allreduce_verdict.hpp"
 #include "backend.hpp"
 #include "baseline.hpp"

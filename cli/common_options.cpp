@@ -49,10 +49,9 @@ void CommonOptions::validateOutputs() const {
 
 reports::Outputs CommonOptions::makeOutputs() const {
   std::vector<reports::OutputSpec> specs;
-  // The document on stdout replaces the terminal text (a script reads one JSON document there).
-  const bool tableOnStdout = output == "-" && (format == "table" || format == "summary");
-  if (!(tableOnStdout && json == "-") && !(format == "json" && json == "-" && output == "-"))
-    specs.push_back({format, output});
+  // `--json -` puts the document on stdout in place of the terminal text (a script reads one JSON document
+  // there); validateOutputs has refused any other format that would share stdout with it.
+  if (!(json == "-" && output == "-")) specs.push_back({format, output});
   if (!json.empty()) specs.push_back({"json", json});
   if (!junit.empty()) specs.push_back({"junit", junit});
   reports::ReportOptions o = view;

@@ -5,9 +5,6 @@
 // evidence (file:line) and fix, summarises what NCCL did, and with --confirm checks the cause on this node.
 #include <fmt/format.h>
 
-#include <cstdlib>
-#include <iostream>
-
 #include "analysis.hpp"
 #include "command.hpp"
 #include "common_options.hpp"

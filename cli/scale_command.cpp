@@ -9,7 +9,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <iostream>
 
 #include "command.hpp"
 #include "common_options.hpp"
@@ -104,8 +103,7 @@ class ScaleCommand final : public Command {
     for (int n : ranks_) {
       Json row = device_ == "cuda" ? scaling::runCudaWorldSize(opt_, n, boot, launcher.local_rank)
                                    : scaling::runWorldSize(opt_, n);
-      if (boot.rank() == 0) rows.push_back(row);
-      boot.barrier();
+      if (boot.rank() == 0) rows.push_back(row);  // every rank has left the size's closing barrier
     }
     if (boot.rank() != 0) return 0;
     scaling::addEfficiency(rows);

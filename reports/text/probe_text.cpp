@@ -46,8 +46,6 @@ const Result* find(const Member& m, const std::string& key) {
   return nullptr;
 }
 
-std::string valueText(const Json& v) { return v.dump(); }
-
 /// The evidence values that differ between the majority's result and another's, one "what: a -> b" line each.
 std::string evidenceDiff(const Result& base, const Result& other) {
   std::map<std::string, Json> before;
@@ -56,8 +54,8 @@ std::string evidenceDiff(const Result& base, const Result& other) {
   for (const Evidence& e : other.evidence) {
     auto it = before.find(e.what);
     if (it != before.end() && it->second == e.value) continue;
-    out += fmt::format("      {}: {} -> {}\n", e.what, it == before.end() ? "(none)" : valueText(it->second),
-                       valueText(e.value));
+    out +=
+        fmt::format("      {}: {} -> {}\n", e.what, it == before.end() ? "(none)" : it->second.dump(), e.value.dump());
   }
   return out;
 }
