@@ -75,10 +75,7 @@ class DoctorCommand final : public Command {
     for (const auto& f : files_) inputs.push_back(doctor::validUtf8(f));
     report.context.extra = {{"inputs", inputs}, {"rules", catalog.rules.size()}};
     applyVerdict(report, common_.strict);
-    reports::Outputs out = common_.makeOutputs();
-    out.begin(report.context);
-    for (const Result& r : report.results) out.result(r);
-    out.end(report);
+    common_.makeOutputs().replay(report);
     return report.exit_code;
   }
 

@@ -7,8 +7,8 @@
 #include <fmt/ranges.h>
 
 #include "command.hpp"
+#include "outputs.hpp"
 #include "pf/report_io.hpp"
-#include "reporter.hpp"
 
 namespace pf::cli {
 namespace {
@@ -34,10 +34,10 @@ class ReportCommand final : public Command {
   }
 
   int run(const Invocation&) override {
-    reports::makeReporter(format_);  // an unknown format is exit 2 before the file is read
-    checkWritable(output_);
+    // An unknown format or an unwritable path is exit 2 before the file is read.
+    reports::Outputs out({{format_, output_.empty() ? "-" : output_}}, view_);
     RunReport report = readReport(file_);
-    writeFileAtomic(output_.empty() ? "-" : output_, reports::renderDocument(format_, report, view_));
+    out.replay(report);
     return report.exit_code;
   }
 

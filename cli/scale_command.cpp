@@ -212,12 +212,16 @@ class ScaleCommand final : public Command {
       r.metrics["prediction_max_abs_error"] = v["max_abs_error"];
       r.metrics["validation"] = v["rows"];
       r.evidence.push_back({"communication model fitted to", from_, "", "--from"});
-      if (!predict_.empty()) {
-        const Json* base = &rows[0];
-        for (const auto& row : rows)
-          if (row["ranks"].get<int>() < (*base)["ranks"].get<int>()) base = &row;
-        r.metrics["predictions"] = scaling::predictRows(*base, opt_.trainer, model, predict_);
-      }
+      const Json* ref = &rows[0];  // the smallest world size: predictions start from its compute time
+      for (const auto& row : rows)
+        if (row["ranks"].get<int>() < (*ref)["ranks"].get<int>()) ref = &row;
+      if (!predict_.empty()) r.metrics["predictions"] = scaling::predictRows(*ref, opt_.trainer, model, predict_);
+      // What the capacity-planning report needs beyond the predictions: the fitted model, and at the largest
+      // size asked about, what bounds each bucket and which bucket cap the model would pick.
+      r.metrics["model"] = scaling::modelToJson(model);
+      int planRanks = rows.back()["ranks"].get<int>();
+      for (int n : predict_) planRanks = std::max(planRanks, n);
+      r.metrics["buckets"] = scaling::bucketAdvice(*ref, opt_.trainer, model, planRanks);
       if (v["max_abs_error"].get<double>() > 0.15 && r.status == Status::kPass) {
         r.status = Status::kWarn;
         r.remedy = "the model predicts the measured sizes with more than 15% error: re-run the sweep on these ranks";

@@ -11,6 +11,7 @@
 #include "charts/chart_model.hpp"
 #include "html/svg.hpp"
 #include "reporter.hpp"
+#include "tables/table_model.hpp"
 
 namespace pf::reports {
 namespace {
@@ -25,12 +26,25 @@ constexpr const char* kStyle =
     "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;font-size:.9em}"
     "pre{background:#f6f6f6;padding:.7em;overflow-x:auto;font-size:.8em}"
     "svg.chart{width:100%;max-width:680px;display:block;margin:1em 0}"
-    "svg.heatmap{width:100%;max-width:420px;display:block;margin:1em 0}.plot{fill:none;stroke:#999}"
-    ".grid{stroke:#eee}.band{opacity:.25}text{font-size:11px}.ct{font-size:14px;font-weight:bold}"
-    ".tx{text-anchor:middle}.ty{text-anchor:end}.xt,.yt{text-anchor:middle}.cv{text-anchor:middle;font-size:10px}"
+    "svg.heatmap{width:100%;max-width:420px;display:block;margin:1em 0}"
+    "caption{text-align:left;font-weight:bold;padding:.3em 0}.note{font-size:.85em;color:#555}"
     "@media print{pre{white-space:pre-wrap}}";
 
 std::string statusCell(Status s) { return fmt::format("<span class=\"verdict {0}\">{0}</span>", toString(s)); }
+
+std::string table(const tables::Table& t) {
+  std::string s = fmt::format("<table id=\"{}\"><caption>{}</caption><tr>", escape(t.id), escape(t.title));
+  for (const auto& h : t.header) s += "<th>" + escape(h) + "</th>";
+  s += "</tr>\n";
+  for (const auto& row : t.rows) {
+    s += "<tr>";
+    for (const auto& c : row) s += "<td>" + escape(c) + "</td>";
+    s += "</tr>\n";
+  }
+  s += "</table>\n";
+  for (const auto& n : t.notes) s += "<p class=\"note\">" + escape(n) + "</p>\n";
+  return s;
+}
 
 class HtmlReporter final : public Reporter {
  public:
@@ -38,8 +52,8 @@ class HtmlReporter final : public Reporter {
     const Context& c = r.context;
     std::string s = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">";
     s += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
-    s += fmt::format("<title>preflight {}: {}</title><style>{}</style></head><body>\n", escape(c.command),
-                     toString(r.verdict), kStyle);
+    s += fmt::format("<title>preflight {}: {}</title><style>{}{}</style></head><body>\n", escape(c.command),
+                     toString(r.verdict), kStyle, html::kChartCss);
     s += fmt::format("<h1>preflight {} {}</h1>\n<p>{} exit code {}</p>\n", escape(c.command), escape(c.version),
                      statusCell(r.verdict), r.exit_code);
     s += "<table>";
@@ -53,6 +67,12 @@ class HtmlReporter final : public Reporter {
     row("nodes, ranks", fmt::format("{}, {}", c.node_count, c.world_size));
     row("started, ended (UTC)", c.start_time + ", " + c.end_time);
     s += "</table>\n";
+    // The answer first: a capacity plan's headline and tables come before the terminal text and charts.
+    for (const tables::Section& sec : tables::sectionsFor(r)) {
+      s += "<h2>" + escape(sec.title) + "</h2>\n";
+      for (const auto& line : sec.headline) s += "<p>" + escape(line) + "</p>\n";
+      for (const tables::Table& t : sec.tables) s += table(t);
+    }
     s += "<h2>What the command printed</h2>\n<pre>" + escape(renderDocument("table", r, options())) + "</pre>\n";
     const charts::ChartSet set = charts::chartsFor(r);
     if (!set.charts.empty() || !set.heatmaps.empty()) s += "<h2>Charts</h2>\n";

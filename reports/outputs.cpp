@@ -33,4 +33,13 @@ void Outputs::end(const RunReport& report) {
   }
 }
 
+void Outputs::replay(const RunReport& report) {
+  begin(report.context);
+  for (const Result& r : report.results) {
+    if (!r.rows.empty()) rows(r, 0);
+    result(r);
+  }
+  end(report);
+}
+
 }  // namespace pf::reports

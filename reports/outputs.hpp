@@ -30,6 +30,8 @@ class Outputs {
   void result(const Result& finished);
   /// Ends every reporter and writes its file.
   void end(const RunReport& report);
+  /// A finished document through the whole stream (begin, rows, result, end): `preflight report`.
+  void replay(const RunReport& report);
 
  private:
   std::vector<std::pair<std::unique_ptr<Reporter>, Output>> sinks_;

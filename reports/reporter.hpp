@@ -45,6 +45,8 @@ class Output {
   void close();
   bool toStdout() const { return path_ == "-"; }
   bool toFile() const { return !path_.empty() && path_ != "-"; }
+  /// The file it writes ("-" stdout, "" memory): a Markdown report writes its charts beside it.
+  const std::string& path() const { return path_; }
   /// What was written, for a memory or file output.
   const std::string& text() const { return buffer_; }
 

@@ -114,4 +114,43 @@ Json validatePrediction(const Json& rows, const TrainerSpec& spec, const CommMod
   return out;
 }
 
+Json modelToJson(const CommModel& m) {
+  auto ab = [](const AlphaBeta& x) { return Json{{"alpha_us", x.alphaUs}, {"beta_us_per_byte", x.betaUsPerB}}; };
+  return Json{{"small", ab(m.small)}, {"large", ab(m.large)}, {"split_bytes", m.splitBytes}};
+}
+
+Json bucketAdvice(const Json& base, const TrainerSpec& spec, const CommModel& m, int ranks) {
+  Json out{{"ranks", ranks}, {"buckets", Json::array()}, {"caps", Json::array()}};
+  const double n = ranks;
+  for (double bytes : stepInputFromRow(base, spec).bucketBytes) {
+    const AlphaBeta& ab = bytes < m.splitBytes ? m.small : m.large;
+    const double latency = 2 * (n - 1) * ab.alphaUs, bandwidth = 2 * (n - 1) / n * bytes * ab.betaUsPerB;
+    out["buckets"].push_back(Json{{"bytes", bytes},
+                                  {"latency_us", latency},
+                                  {"bandwidth_us", bandwidth},
+                                  {"bound", latency > bandwidth ? "latency" : "bandwidth"}});
+  }
+  // Caps from 64 KiB to 256 MiB, and the run's own; fewer, larger buckets pay alpha less often but start later.
+  std::vector<double> capsMb{0.0625, 0.25, 1, 5, 25, 100, 256};
+  const double ownMb = static_cast<double>(spec.bucketCapBytes) / (1024.0 * 1024.0);
+  if (std::find(capsMb.begin(), capsMb.end(), ownMb) == capsMb.end()) capsMb.push_back(ownMb);
+  std::sort(capsMb.begin(), capsMb.end());
+  double bestUs = 0, bestMb = ownMb;
+  for (double mb : capsMb) {
+    TrainerSpec s = spec;
+    s.bucketCapBytes = static_cast<std::size_t>(mb * 1024 * 1024);
+    const StepModelInput in = stepInputFromRow(base, s);
+    const double stepUs = predictStep(in, m, ranks).stepUs;
+    out["caps"].push_back(Json{{"cap_mb", mb}, {"buckets", in.bucketBytes.size()}, {"step_us", stepUs}});
+    // Ties keep the run's own cap (or the smaller one): the model gives no reason to change it.
+    if (bestUs == 0 || stepUs < bestUs * (1 - 1e-9) || (std::abs(stepUs - bestUs) <= bestUs * 1e-9 && mb == ownMb)) {
+      bestUs = stepUs;
+      bestMb = mb;
+    }
+  }
+  out["best_cap_mb"] = bestMb;
+  out["best_step_us"] = bestUs;
+  return out;
+}
+
 }  // namespace pf::scaling

@@ -28,4 +28,13 @@ Json predictRows(const Json& base, const TrainerSpec& spec, const CommModel& m, 
 /// of step time; returns {"rows": [...], "max_abs_error": x}.
 Json validatePrediction(const Json& rows, const TrainerSpec& spec, const CommModel& m);
 
+/// The fitted model as the document records it: alpha (us) and beta (us per byte) for small and large sizes.
+Json modelToJson(const CommModel& m);
+
+/// For the capacity-planning report, at `ranks`: each bucket's all-reduce split into its latency part
+/// (2(n-1) alpha) and bandwidth part (2(n-1)/n S beta, the ring's terms) and which bounds it; and the step time
+/// the model predicts for a range of bucket caps, with the best. {"ranks", "buckets": [...], "caps": [...],
+/// "best_cap_mb"}
+Json bucketAdvice(const Json& base, const TrainerSpec& spec, const CommModel& m, int ranks);
+
 }  // namespace pf::scaling

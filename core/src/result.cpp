@@ -4,13 +4,16 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
+
 #include "pf/error.hpp"
 
 namespace pf {
 
 namespace {
 constexpr const char* kStatusNames[] = {"pass", "skipped", "absent", "warn", "fail", "timeout", "error"};
-constexpr const char* kKindNames[] = {"sweep", "probe", "pairs", "check", "diagnosis", "doctor", "scale", "env"};
+constexpr const char* kKindNames[] = {"sweep",  "probe", "pairs", "check",     "diagnosis",
+                                      "doctor", "scale", "env",   "comparison"};
 
 // Typed field access with an error that names the field, so a hand-edited or truncated document gets a
 // message a person can act on instead of a bare nlohmann type_error.
@@ -44,10 +47,11 @@ Status statusFromString(const std::string& s) {
 const char* toString(Kind k) { return kKindNames[static_cast<int>(k)]; }
 
 Kind kindFromString(const std::string& s) {
-  for (int i = 0; i < 8; ++i)
+  for (std::size_t i = 0; i < std::size(kKindNames); ++i)
     if (s == kKindNames[i]) return static_cast<Kind>(i);
   throw UsageError(fmt::format(
-      "unknown result kind '{}' (expected sweep, probe, pairs, check, diagnosis, doctor, scale or env)", s));
+      "unknown result kind '{}' (expected sweep, probe, pairs, check, diagnosis, doctor, scale, env or comparison)",
+      s));
 }
 
 Json toJson(const Evidence& e) {

@@ -57,6 +57,19 @@ ScaleSummary scaleSummaryFromResult(const Result& r) {
                                get(p, "comm_us", 0.0), get(p, "throughput_sps", 0.0), get(p, "efficiency", 0.0)});
   if (r.metrics.contains("prediction_max_abs_error") && r.metrics.at("prediction_max_abs_error").is_number())
     s.prediction_max_abs_error = r.metrics.at("prediction_max_abs_error").get<double>();
+  for (const Json& v : r.metrics.value("validation", Json::array()))
+    s.validation.push_back({get(v, "ranks", 0), get(v, "from_ranks", 0), get(v, "predicted_step_us", 0.0),
+                            get(v, "measured_step_us", 0.0), get(v, "relative_error", 0.0)});
+  const Json b = r.metrics.value("buckets", Json::object());
+  if (b.is_object()) {
+    s.plan_ranks = get(b, "ranks", 0);
+    for (const Json& k : b.value("buckets", Json::array()))
+      s.buckets.push_back({get(k, "bytes", 0.0), get(k, "latency_us", 0.0), get(k, "bandwidth_us", 0.0),
+                           get(k, "bound", std::string())});
+    for (const Json& c : b.value("caps", Json::array()))
+      s.caps.push_back({get(c, "cap_mb", 0.0), get(c, "step_us", 0.0), get(c, "buckets", 0)});
+    if (b.contains("best_cap_mb") && b.at("best_cap_mb").is_number()) s.best_cap_mb = b.at("best_cap_mb").get<double>();
+  }
   return s;
 }
 

@@ -74,6 +74,8 @@ ChartSet chartsFor(const RunReport& report);
 std::vector<Chart> sweepCharts(const Result& sweep);
 /// E(N), throughput, step time (measured and predicted) and where step time goes, for a result of kind scale.
 std::vector<Chart> scaleCharts(const Result& scale);
+/// BASE and every NEW overlaid, and the change against size, for comparison results of one BASE result.
+std::vector<Chart> compareCharts(const std::vector<const Result*>& group);
 /// The pair matrix of a result of kind pairs.
 Heatmap pairHeatmap(const Result& pairs);
 

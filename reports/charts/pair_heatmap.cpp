@@ -42,20 +42,4 @@ Heatmap pairHeatmap(const Result& pairs) {
   return h;
 }
 
-ChartSet chartsFor(const RunReport& report) {
-  ChartSet set;
-  for (const Result& r : report.results) {
-    if (r.kind == Kind::kSweep) {
-      auto c = sweepCharts(r);
-      set.charts.insert(set.charts.end(), c.begin(), c.end());
-    } else if (r.kind == Kind::kScale) {
-      auto c = scaleCharts(r);
-      set.charts.insert(set.charts.end(), c.begin(), c.end());
-    } else if (r.kind == Kind::kPairs && !r.rows.empty()) {
-      set.heatmaps.push_back(pairHeatmap(r));
-    }
-  }
-  return set;
-}
-
 }  // namespace pf::reports::charts

@@ -18,6 +18,12 @@ double project(double value, double lo, double hi, charts::Scale scale, double p
 std::string svgChart(const charts::Chart& chart);
 std::string svgHeatmap(const charts::Heatmap& heatmap);
 
+/// The classes the charts use (axes, grid, bands, labels); a page includes it once in its stylesheet.
+extern const char* const kChartCss;
+
+/// A chart as a file of its own (Markdown reports): the chart's styles inside it, on a white background.
+std::string standaloneSvg(const std::string& svg);
+
 /// Text made safe for HTML and SVG (&, <, >, quotes).
 std::string escape(const std::string& text);
 

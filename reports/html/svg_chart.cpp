@@ -49,6 +49,18 @@ std::vector<double> ticks(const Range& r, const charts::Axis& a) {
 
 }  // namespace
 
+const char* const kChartCss =
+    ".plot{fill:none;stroke:#999}.grid{stroke:#eee}.band{opacity:.25}text{font-size:11px;font-family:sans-serif}"
+    ".ct{font-size:14px;font-weight:bold}.tx{text-anchor:middle}.ty{text-anchor:end}.xt,.yt{text-anchor:middle}"
+    ".cv{text-anchor:middle;font-size:10px}";
+
+std::string standaloneSvg(const std::string& svg) {
+  const std::size_t open = svg.find('>');
+  if (open == std::string::npos) return svg;
+  return svg.substr(0, open + 1) + "<style>" + kChartCss +
+         "</style><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>" + svg.substr(open + 1);
+}
+
 std::string escape(const std::string& text) {
   std::string out;
   out.reserve(text.size());

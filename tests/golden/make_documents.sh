@@ -6,7 +6,7 @@
 # outputs are those of documents the tools really produce. Run it again only when the result model changes,
 # then regenerate the expected outputs (PF_GOLDEN_UPDATE=1 ctest -R Golden) and review the diff.
 #   check, pairs  the simulated 4-node cluster (tests/cluster/cluster.sh, needs root) with node 2 slowed
-#   sweep, scale  two local ranks; probe, env  captured trees and environments; doctor  a real NCCL error line
+#   sweep, scale  two local ranks (capacity: scale --from the sweep; compare: the sweep against a rerun); probe, env  captured trees and environments; doctor  a real NCCL error line
 # sweep_v1.json is a document written by the version 1 writer (kept to prove old documents are still read).
 # Usage: make_documents.sh BUILD_DIR
 set -u  # not -e or pipefail: cluster.sh probes reachability with pipelines that may fail
@@ -29,6 +29,12 @@ printf '%s\n' "node1:1:1 [0] NCCL INFO Using network IB" \
 "$PF_BIN" doctor job.log --json "$out/doctor.json" >/dev/null || true
 "$PF_BIN" scale --local-ranks 2 --ranks 1,2 --reps 2 --steps 3 --warmup 1 --width 64 --depth 2 \
   --json "$out/scale.json" >/dev/null || true
+# The capacity plan: the same scaling run with the model fitted to the sweep above, predicting larger sizes.
+"$PF_BIN" scale --local-ranks 2 --ranks 1,2 --reps 2 --steps 3 --warmup 1 --width 64 --depth 2 \
+  --from "$out/sweep.json" --predict 4 8 16 64 --json "$out/capacity.json" >/dev/null || true
+# A comparison: the sweep above against a second run of it, made now.
+"$PF_BIN" sweep all_reduce --local-ranks 2 -b 8 -e 64K -f 8 -n 5 --json "$tmp/sweep2.json" >/dev/null || true
+"$PF_BIN" compare "$out/sweep.json" "$tmp/sweep2.json" --json "$out/compare.json" >/dev/null || true
 
 source "$root/tests/cluster/cluster.sh"
 pf_cluster_require

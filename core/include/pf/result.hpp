@@ -34,14 +34,15 @@ Status worst(Status a, Status b);
 
 /// What a result is about; decides which typed summary (pf/results/*.hpp) reads its params, metrics and rows.
 enum class Kind {
-  kSweep,      ///< one collective's sweep: rows are SweepRow
-  kProbe,      ///< one probe on one rank: rows are the probe's own table (interfaces, ports, GPUs...)
-  kPairs,      ///< the node-pair matrix: rows are PairRow
-  kCheck,      ///< a gate finding naming hosts (params.hosts)
-  kDiagnosis,  ///< one diagnosed cause from the doctor
-  kDoctor,     ///< the doctor's summaries of the logs (doctor.info, doctor.ranks)
-  kScale,      ///< a scaling benchmark: rows are ScaleRow
-  kEnv,        ///< a launcher-environment check
+  kSweep,       ///< one collective's sweep: rows are SweepRow
+  kProbe,       ///< one probe on one rank: rows are the probe's own table (interfaces, ports, GPUs...)
+  kPairs,       ///< the node-pair matrix: rows are PairRow
+  kCheck,       ///< a gate finding naming hosts (params.hosts)
+  kDiagnosis,   ///< one diagnosed cause from the doctor
+  kDoctor,      ///< the doctor's summaries of the logs (doctor.info, doctor.ranks)
+  kScale,       ///< a scaling benchmark: rows are ScaleRow
+  kEnv,         ///< a launcher-environment check
+  kComparison,  ///< one document compared with a baseline: rows are ComparisonRow (pf/comparison_row.hpp)
 };
 
 const char* toString(Kind k);

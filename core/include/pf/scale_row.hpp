@@ -35,10 +35,33 @@ struct ScalePrediction {
   double step_us = 0, exposed_comm_us = 0, comm_us = 0, throughput_sps = 0, efficiency = 0;
 };
 
+/// The model's prediction of a measured size (from the smallest), beside what was measured (metrics.validation).
+struct ScaleValidation {
+  int ranks = 0, from_ranks = 0;
+  double predicted_step_us = 0, measured_step_us = 0, relative_error = 0;
+};
+
+/// One gradient bucket's all-reduce at the planned size, split into the ring's two terms (metrics.buckets).
+struct BucketBound {
+  double bytes = 0, latency_us = 0, bandwidth_us = 0;
+  std::string bound;  ///< "latency" or "bandwidth": the larger term
+};
+
+/// The predicted step time with a bucket cap (metrics.buckets.caps).
+struct BucketCap {
+  double cap_mb = 0, step_us = 0;
+  int buckets = 0;
+};
+
 struct ScaleSummary {
   std::vector<ScaleRow> rows;
   std::vector<ScalePrediction> predictions;
   std::optional<double> prediction_max_abs_error;  ///< model error on the measured sizes, when --from was given
+  std::vector<ScaleValidation> validation;
+  int plan_ranks = 0;  ///< the world size the bucket analysis is for (the largest asked about); 0 = none
+  std::vector<BucketBound> buckets;
+  std::vector<BucketCap> caps;
+  std::optional<double> best_cap_mb;
 };
 
 /// @throws UsageError naming the field when a row does not fit.

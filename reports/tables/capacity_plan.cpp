@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The capacity plan of `preflight scale --from sweep.json --predict N...`: measured and predicted world sizes
+// in one table, how far off the model was on the sizes it could be checked against, what bounds each
+// gradient bucket's all-reduce at the largest size asked about, and the bucket cap the model would pick.
+// Every cell is a figure of the document; the sentences only compare them.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "charts/chart_model.hpp"
+#include "pf/scale_row.hpp"
+#include "table_model.hpp"
+
+namespace pf::reports::tables {
+namespace {
+
+std::string us(double v) { return fmt::format("{:.1f}", v); }
+
+}  // namespace
+
+Section capacityPlan(const Result& scale) {
+  Section sec;
+  if (scale.kind != Kind::kScale) return sec;
+  const ScaleSummary s = scaleSummaryFromResult(scale);
+  if (s.predictions.empty() && s.validation.empty() && s.buckets.empty()) return sec;
+  sec.title = "Capacity plan";
+
+  Table sizes{"capacity.sizes", "Step time, throughput and efficiency by world size", {}, {}, {}};
+  sizes.header = {"ranks", "", "step time (us)", "throughput (samples/s)", "E(N)", "exposed comm (us)"};
+  for (const ScaleRow& r : s.rows)
+    sizes.rows.push_back(
+        {std::to_string(r.ranks), "measured", us(r.step_us_p50), fmt::format("{:.1f}", r.throughput_sps.median),
+         fmt::format("{:.3f} ({:.3f}-{:.3f})", r.efficiency.median, r.efficiency.min, r.efficiency.max),
+         us(r.exposed_comm_us)});
+  for (const ScalePrediction& p : s.predictions)
+    sizes.rows.push_back({std::to_string(p.ranks), "predicted", us(p.step_us), fmt::format("{:.1f}", p.throughput_sps),
+                          fmt::format("{:.3f}", p.efficiency), us(p.exposed_comm_us)});
+  sizes.notes.push_back(
+      "E(N) measured is the median over repetitions (min-max in brackets); predicted rows come "
+      "from the alpha-beta model fitted to the all-reduce sweep, starting from the smallest "
+      "measured size's compute time.");
+  sec.tables.push_back(std::move(sizes));
+
+  if (!s.predictions.empty()) {
+    const ScalePrediction& far = *std::max_element(s.predictions.begin(), s.predictions.end(),
+                                                   [](const auto& a, const auto& b) { return a.ranks < b.ranks; });
+    sec.headline.push_back(fmt::format(
+        "At {} ranks the model predicts a step of {:.1f} us, {:.1f} samples/s and a scaling efficiency of {:.2f}.",
+        far.ranks, far.step_us, far.throughput_sps, far.efficiency));
+  }
+  if (s.prediction_max_abs_error)
+    sec.headline.push_back(fmt::format(
+        "On the sizes that were measured, the model's step time was off by at most {:.1f}%{}.",
+        100 * *s.prediction_max_abs_error,
+        *s.prediction_max_abs_error > 0.15 ? ": treat the predictions as rough and re-run the sweep on these ranks"
+                                           : ""));
+
+  if (!s.validation.empty()) {
+    Table v{"capacity.validation", "The model checked against measured sizes", {}, {}, {}};
+    v.header = {"ranks", "predicted from", "predicted step (us)", "measured step (us)", "error"};
+    for (const ScaleValidation& x : s.validation)
+      v.rows.push_back({std::to_string(x.ranks), std::to_string(x.from_ranks) + " ranks", us(x.predicted_step_us),
+                        us(x.measured_step_us), fmt::format("{:+.1f}%", 100 * x.relative_error)});
+    sec.tables.push_back(std::move(v));
+  }
+
+  if (!s.buckets.empty()) {
+    Table b{"capacity.buckets", fmt::format("Gradient buckets at {} ranks", s.plan_ranks), {}, {}, {}};
+    b.header = {"bucket", "size", "latency part (us)", "bandwidth part (us)", "bound by"};
+    int latencyBound = 0;
+    for (std::size_t i = 0; i < s.buckets.size(); ++i) {
+      const BucketBound& x = s.buckets[i];
+      latencyBound += x.bound == "latency";
+      b.rows.push_back({std::to_string(i), charts::binarySize(x.bytes), us(x.latency_us), us(x.bandwidth_us), x.bound});
+    }
+    b.notes.push_back(
+        "Ring all-reduce terms: latency 2(n-1) alpha, bandwidth 2(n-1)/n S beta (alpha and beta "
+        "fitted to the sweep).");
+    sec.headline.push_back(fmt::format(
+        "At {} ranks {} of {} gradient buckets are latency-bound: {}.", s.plan_ranks, latencyBound, s.buckets.size(),
+        latencyBound * 2 > static_cast<int>(s.buckets.size())
+            ? "the fabric's per-message latency, not its bandwidth, limits the all-reduces"
+            : "the fabric's bandwidth limits the all-reduces"));
+    sec.tables.push_back(std::move(b));
+  }
+
+  if (!s.caps.empty()) {
+    Table c{"capacity.caps", fmt::format("Bucket cap at {} ranks (predicted)", s.plan_ranks), {}, {}, {}};
+    c.header = {"bucket cap (MiB)", "buckets", "predicted step (us)"};
+    for (const BucketCap& x : s.caps)
+      c.rows.push_back({fmt::format("{:g}", x.cap_mb), std::to_string(x.buckets), us(x.step_us)});
+    const double own = scale.params.value("bucket_cap_mb", 0.0);
+    if (s.best_cap_mb) {
+      const bool same = std::all_of(s.caps.begin(), s.caps.end(),
+                                    [&](const BucketCap& x) { return x.step_us == s.caps.front().step_us; });
+      sec.headline.push_back(
+          same ? fmt::format("Every bucket cap tried predicts the same step at {} ranks, so --bucket-cap-mb does "
+                             "not matter for this model.",
+                             s.plan_ranks)
+               : fmt::format("The model's best bucket cap at {} ranks is {:g} MiB (this run used {:g} MiB).",
+                             s.plan_ranks, *s.best_cap_mb, own));
+    }
+    sec.tables.push_back(std::move(c));
+  }
+  return sec;
+}
+
+std::vector<Section> sectionsFor(const RunReport& report) {
+  std::vector<Section> out;
+  for (const Result& r : report.results)
+    if (Section s = capacityPlan(r); !s.tables.empty()) out.push_back(std::move(s));
+  return out;
+}
+
+}  // namespace pf::reports::tables

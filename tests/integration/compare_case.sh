@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `preflight compare` on real runs of this machine:
+#   healthy  two runs of the same sweep, one after the other        -> exit 0, nothing flagged
+#   planted  the first run against a copy with one bandwidth-bound size 20% slower (both halves, every
+#            timing field, busbw and algbw scaled as nccl-tests' formulas say)   -> exit 1, that size named
+#   html/md  the comparison renders as HTML and as Markdown with its charts beside it
+# Usage: compare_case.sh   (env: PF_BIN)
+set -u
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+sweep() { timeout 240 "$PF_BIN" sweep all_reduce --local-ranks 2 -b 8 -e 1M -f 2 -n 50 --json "$1" > /dev/null; }
+sweep "$work/a.json" || fail "first sweep failed"
+sweep "$work/b.json" || fail "second sweep failed"
+
+timeout 60 "$PF_BIN" compare "$work/a.json" "$work/b.json" > "$work/healthy.txt"
+rc=$?
+cat "$work/healthy.txt" | grep -E '^(pass|fail|warn)'
+[[ $rc -eq 0 ]] || { grep REGRESSED "$work/healthy.txt"; fail "two healthy runs compared with exit $rc"; }
+
+planted=$(python3 - "$work/a.json" "$work/planted.json" << 'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = doc["results"][0]["rows"]
+size = sorted({r["size_bytes"] for r in rows})[-2]  # the second largest: bandwidth-bound on any machine
+for r in rows:
+    if r["size_bytes"] == size:
+        for k in ("time_us", "iter_min_us", "iter_p50_us", "iter_p99_us", "iter_max_us"):
+            if r.get(k) is not None:
+                r[k] *= 1.25
+        r["algbw_gbps"] /= 1.25
+        r["busbw_gbps"] /= 1.25
+json.dump(doc, open(sys.argv[2], "w"))
+print(size)
+PY
+)
+timeout 60 "$PF_BIN" compare "$work/a.json" "$work/planted.json" > "$work/planted.txt"
+rc=$?
+[[ $rc -eq 1 ]] || { cat "$work/planted.txt"; fail "a planted 20% regression at $planted B gave exit $rc, not 1"; }
+flagged=$(grep -c REGRESSED "$work/planted.txt")
+[[ $flagged -eq 1 ]] || { cat "$work/planted.txt"; fail "expected exactly the planted size flagged, got $flagged"; }
+grep REGRESSED "$work/planted.txt"
+
+timeout 60 "$PF_BIN" compare "$work/a.json" "$work/b.json" "$work/planted.json" --format html \
+  --output "$work/cmp.html" > /dev/null
+[[ $? -eq 1 && -s "$work/cmp.html" ]] || fail "no HTML comparison"
+grep -q 'id="compare.sweep.all_reduce.busbw"' "$work/cmp.html" || fail "the HTML has no overlay chart"
+mkdir -p "$work/md"
+timeout 60 "$PF_BIN" compare "$work/a.json" "$work/planted.json" --format md --output "$work/md/cmp.md" > /dev/null
+[[ -s "$work/md/cmp.md" && -s "$work/md/cmp-compare.sweep.all_reduce.busbw.svg" ]] || fail "no Markdown with charts"
+grep -q '(cmp-compare.sweep.all_reduce.busbw.svg)' "$work/md/cmp.md" || fail "the Markdown does not link its chart"
+echo "PASS: healthy runs exit 0, the planted regression at $planted B exits 1, HTML and Markdown written"
