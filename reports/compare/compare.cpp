@@ -152,8 +152,11 @@ RunReport compareDocuments(const Labelled& base, const std::vector<Labelled>& ne
         case Kind::kPairs: out.results.push_back(summarise(b, n.label, comparePairs(b, *q, opt), opt)); break;
         case Kind::kScale: out.results.push_back(summarise(b, n.label, compareScale(b, *q, opt), opt)); break;
         default:
-          if (q->status != b.status) out.results.push_back(statusChange(b, *q, n.label));
+          break;
       }
+      // Whatever the figures say, a result whose own verdict got worse (wrong elements in a sweep, a probe
+      // that now fails) is reported, and is a regression when it is now warn or worse.
+      if (q->status != b.status) out.results.push_back(statusChange(b, *q, n.label));
     }
   }
   out.context.end_time = utcNowIso8601();

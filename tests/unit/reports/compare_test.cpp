@@ -69,6 +69,19 @@ TEST(Compare, PlantedRegressionAtTheLargestSizeIsFlaggedAlone) {
   EXPECT_NE(doc.results[0].message.find("32 KiB"), std::string::npos) << doc.results[0].message;
 }
 
+TEST(Compare, WrongElementsInNewFailEvenWhenFaster) {
+  const RunReport base = goldenSweep();
+  RunReport next = base;
+  slowDown(next, 32768, 0.5);
+  next.results[0].status = Status::kFail;  // as the sweep sets it when an element was wrong
+  RunReport doc = compareDocuments({"a.json", base}, {{"b.json", next}}, {});
+  applyVerdict(doc, false);
+  ASSERT_EQ(doc.results.size(), 2u);
+  EXPECT_EQ(doc.results[0].status, Status::kPass);  // the figures improved
+  EXPECT_EQ(doc.results[1].status, Status::kFail);  // the verdict did not
+  EXPECT_EQ(doc.exit_code, 1);
+}
+
 TEST(Compare, ImprovementIsNotARegression) {
   const RunReport base = goldenSweep();
   RunReport next = base;
