@@ -11,8 +11,8 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "compare/compare.hpp"
+#include "document_input.hpp"
 #include "pf/error.hpp"
-#include "pf/report_io.hpp"
 #include "pf/verdict.hpp"
 
 namespace pf::cli {
@@ -39,7 +39,8 @@ class CompareCommand final : public Command {
   std::string summary() const override { return "compare runs with a baseline: signed % change, regressions flagged"; }
 
   void setup(CLI::App& app) override {
-    app.add_option("base", base_, "the baseline: a result document (or nccl-tests output)")->required();
+    app.add_option("base", base_, "the baseline: a result document, or nccl-tests/rccl-tests output (text or -J JSON)")
+        ->required();
     app.add_option("new", news_, "one or more runs to compare with it; several are overlaid on one chart")->required();
     app.add_option("--threshold", threshold_, "a figure that moves the wrong way by more than this regressed")
         ->capture_default_str();
@@ -67,9 +68,9 @@ class CompareCommand final : public Command {
     options_.thresholdPct = parsePercent(threshold_, "--threshold");
     if (options_.latencySlackUs < 0) throw UsageError("--latency-slack-us must be >= 0");
     if (options_.noiseK < 0) throw UsageError("--noise-k must be >= 0");
-    const reports::compare::Labelled base{label(base_), readReport(base_)};
+    const reports::compare::Labelled base{label(base_), readInputDocument(base_)};
     std::vector<reports::compare::Labelled> news;
-    for (const auto& f : news_) news.push_back({label(f), readReport(f)});
+    for (const auto& f : news_) news.push_back({label(f), readInputDocument(f)});
     RunReport report = reports::compare::compareDocuments(base, news, options_);
     report.context.version = version();
     for (int i = 0; i < *inv.argc; ++i) report.context.argv.push_back((*inv.argv)[i]);

@@ -13,6 +13,7 @@
 #include "common_options.hpp"
 #include "launch.hpp"
 #include "pf/error.hpp"
+#include "pf/import.hpp"
 #include "pf/log.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
@@ -59,6 +60,9 @@ class SweepCommand final : public Command {
                    "1 = also time every iteration alone for min/p50/p99/max and rank skew (JSON, CSV); 0 = off")
         ->capture_default_str();
     app.add_flag("--iter-columns", common_.view.iterColumns, "add p50, p99 and skew columns to the table");
+    app.add_option("-J,--nccl-json", ncclJson_,
+                   "also write the result in nccl-tests' -J JSON layout to FILE (rank 0, atomically; per-iteration "
+                   "min/p50/p99/max with -I 1, null where nccl-tests has values Preflight does not keep)");
     app.add_option("--backend", backend_,
                    fmt::format("where buffers live and who moves them: {}", fmt::join(backends, ", ")))
         ->capture_default_str();
@@ -75,7 +79,8 @@ class SweepCommand final : public Command {
         "  preflight sweep all_reduce --local-ranks 4 -b 8 -e 16M -f 2\n"
         "  mpirun -np 16 preflight sweep all_gather -b 1M -e 1G -f 2 --backend nccl --json ag.json\n"
         "  srun -N 2 --ntasks-per-node=8 preflight sweep all_reduce -d bfloat16 -o all -c 1 --format csv --output "
-        "ar.csv");
+        "ar.csv\n"
+        "  preflight sweep all_reduce --local-ranks 2 -J ar.nccl.json   # read by tools made for nccl-tests -J");
   }
 
   int run(const Invocation& inv) override {
@@ -106,6 +111,7 @@ class SweepCommand final : public Command {
                       backend_, fmt::join(Registry<Backend>::instance().keys(), ", ")));
     // Validate before launching anything, so a typo costs no mpirun start-up and a bad path no sweep.
     common_.validateOutputs();
+    checkWritable(ncclJson_);
     // The world size is known here only with --local-ranks; otherwise the root is checked after launch.
     collectives::validateOptions(opts_, *coll, common_.localRanks > 1 ? common_.localRanks : opts_.root + 1);
     return runOnRanks("sweep", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
@@ -152,6 +158,7 @@ class SweepCommand final : public Command {
     if (root) {
       out.result(report.results.back());
       out.end(report);
+      if (!ncclJson_.empty()) writeFileAtomic(ncclJson_, toNcclTestsJson(report).dump(2) + "\n");
     }
     // mpirun kills the whole job as soon as one rank exits non-zero: hold every rank until rank 0 has written
     // its documents, or a failing sweep would lose the very report that shows the failure.
@@ -179,6 +186,7 @@ class SweepCommand final : public Command {
   std::string dtype_ = "float", op_ = "sum";
   int perIter_ = 1;
   std::string backend_ = "mpi";
+  std::string ncclJson_;  ///< -J: nccl-tests' JSON layout, beside the Preflight document
   CommonOptions common_;
   collectives::SweepOptions opts_;
 };

@@ -26,12 +26,15 @@ std::string half(const SweepRow& r, bool iterColumns) {
 
 }  // namespace
 
-std::string ncclTableHeader(const SweepParams& p, const Json& devices, const std::string& version, bool iterColumns) {
+std::string ncclTableHeader(const SweepParams& p, const Json& devices, const std::string& version, bool iterColumns,
+                            const std::string& tool) {
   const std::string coll = p.collective.empty() ? "?" : p.collective;
   const uint64_t factor = p.step_factor;
   bool geometric = factor > 1;
   std::string s;
-  s += fmt::format("# preflight {} sweep, backend {}\n", version, p.backend.empty() ? "?" : p.backend);
+  s += fmt::format("# {} {} sweep, backend {}\n", tool,
+                   version.empty() && tool != "preflight" ? "(version not printed)" : version,
+                   p.backend.empty() ? "?" : p.backend);
   s += fmt::format("# Collective test starting: {}_perf\n", coll);
   s += fmt::format(
       "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {}({}) warmup iters: {} iters: {} agg iters: 1 "
@@ -40,8 +43,10 @@ std::string ncclTableHeader(const SweepParams& p, const Json& devices, const std
       p.iters, p.check_iters > 0 ? 1 : 0);
   s += "#\n# Using devices\n";
   for (const Json& d : devices) {
+    // An imported device line may lack its pid (very old nccl-tests): null prints as 0 rather than failing.
     s += fmt::format("#  Rank {:2} Group  0 Pid {:6} on {:>10} device {:>2} [{}] {}\n", d.value("rank", 0),
-                     d.value("pid", 0), d.value("host", std::string("?")), d.value("device", std::string("-")),
+                     d.contains("pid") && d.at("pid").is_number_integer() ? d.at("pid").get<int>() : 0,
+                     d.value("host", std::string("?")), d.value("device", std::string("-")),
                      d.value("pci_bus_id", std::string("host")), d.value("device_name", std::string("")));
   }
   // Widths reproduce util.cu's header byte for byte (nccl-tests' src/util.cu), trailing spaces included.
@@ -67,8 +72,18 @@ std::string ncclTableHeader(const SweepParams& p, const Json& devices, const std
 }
 
 std::string ncclTableRow(const SweepRow& out, const SweepRow& in, bool iterColumns) {
-  return fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}", out.size_bytes, out.count, out.dtype, out.op, out.root) +
-         half(out, iterColumns) + half(in, iterColumns) + "\n";
+  return ncclTableRow(&out, &in, iterColumns);
+}
+
+std::string ncclTableRow(const SweepRow* out, const SweepRow* in, bool iterColumns) {
+  const SweepRow& r = out ? *out : *in;
+  auto missing = [&] {
+    std::string s = fmt::format("  {:>7}  {:>6}  {:>6}  {:>6}", "N/A", "N/A", "N/A", "N/A");
+    if (iterColumns) s += fmt::format("  {:>7}  {:>7}  {:>5}", "N/A", "N/A", "N/A");
+    return s;
+  };
+  return fmt::format("{:>12}  {:>12}  {:>8}  {:>6}  {:>6}", r.size_bytes, r.count, r.dtype, r.op, r.root) +
+         (out ? half(*out, iterColumns) : missing()) + (in ? half(*in, iterColumns) : missing()) + "\n";
 }
 
 std::string ncclTableFooter(const std::string& collective, int64_t outOfBounds, double avgBusbw) {

@@ -92,10 +92,14 @@ RunReport readReport(const std::string& path) {
     throw UsageError(
         fmt::format("'{}' is not valid JSON ({}); pass a document written by preflight --json", path, e.what()));
   }
+  return reportFromDocument(j, path);
+}
+
+RunReport reportFromDocument(const Json& document, const std::string& name) {
   try {
-    return reportFromJson(j);
+    return reportFromJson(document);
   } catch (const UsageError& e) {
-    throw UsageError(fmt::format("'{}': {}", path, e.what()));
+    throw UsageError(fmt::format("'{}': {}", name, e.what()));
   }
 }
 

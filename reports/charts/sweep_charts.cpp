@@ -37,7 +37,8 @@ std::vector<Chart> sweepCharts(const Result& sweep) {
   }
   for (const auto& key : combos) {
     const std::string what = key.second == "none" ? key.first : key.first + " " + key.second;
-    const std::string id = fmt::format("sweep.{}.{}.{}", params.collective, key.first, key.second);
+    // The result's key ("sweep.all_reduce", "sweep.all_reduce.2" for a second imported run) keeps ids unique.
+    const std::string id = fmt::format("{}.{}.{}", sweep.key, key.first, key.second);
     Chart bw{id + ".bandwidth",
              fmt::format("{} {} bandwidth", params.collective, what),
              sizeAxis(),

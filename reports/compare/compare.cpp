@@ -151,8 +151,7 @@ RunReport compareDocuments(const Labelled& base, const std::vector<Labelled>& ne
         case Kind::kSweep: out.results.push_back(summarise(b, n.label, compareSweep(b, *q, opt), opt)); break;
         case Kind::kPairs: out.results.push_back(summarise(b, n.label, comparePairs(b, *q, opt), opt)); break;
         case Kind::kScale: out.results.push_back(summarise(b, n.label, compareScale(b, *q, opt), opt)); break;
-        default:
-          break;
+        default: break;
       }
       // Whatever the figures say, a result whose own verdict got worse (wrong elements in a sweep, a probe
       // that now fails) is reported, and is a regression when it is now warn or worse.

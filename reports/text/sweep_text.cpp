@@ -3,6 +3,8 @@
 //
 // `preflight sweep` in the terminal: the nccl-tests table, a row as each size is measured, then the footer and
 // any notes (sizes reduced for memory, type/op pairs the backend lacks) as '#' lines.
+#include <fmt/format.h>
+
 #include "nccl_table.hpp"
 #include "text_view.hpp"
 
@@ -15,14 +17,33 @@ class SweepText final : public TextView {
     if (running.kind != Kind::kSweep) return {};
     std::string s;
     if (!headerDone_) {
-      s += ncclTableHeader(sweepParamsFromJson(running.params), context().extra.value("devices", Json::array()),
-                           context().version, options().iterColumns);
+      std::string header =
+          ncclTableHeader(sweepParamsFromJson(running.params), context().extra.value("devices", Json::array()),
+                          context().version, options().iterColumns, context().tool);
+      if (context().tool != "preflight") {  // an imported run says where it came from, below its first line
+        const Json& imp = context().extra.value("import", Json::object());
+        header.insert(header.find('\n') + 1, fmt::format("# imported from {}\n", imp.value("file", std::string("?"))));
+      }
+      s += header;
       headerDone_ = true;
     }
-    // Rows come in (out-of-place, in-place) pairs for one size, as the driver measures them.
-    for (std::size_t i = first - first % 2; i + 1 < running.rows.size(); i += 2)
-      s +=
-          ncclTableRow(sweepRowFromJson(running.rows[i]), sweepRowFromJson(running.rows[i + 1]), options().iterColumns);
+    // Rows come in (out-of-place, in-place) pairs for one size, as the driver measures them; an imported run
+    // may lack one half of a pair, which then prints as N/A.
+    for (std::size_t i = first; i < running.rows.size();) {
+      SweepRow a = sweepRowFromJson(running.rows[i]);
+      if (a.placement == "out" && i + 1 < running.rows.size()) {
+        SweepRow b = sweepRowFromJson(running.rows[i + 1]);
+        if (b.placement == "in" && b.size_bytes == a.size_bytes && b.dtype == a.dtype && b.op == a.op &&
+            b.root == a.root) {
+          s += ncclTableRow(&a, &b, options().iterColumns);
+          i += 2;
+          continue;
+        }
+      }
+      s += a.placement == "in" ? ncclTableRow(nullptr, &a, options().iterColumns)
+                               : ncclTableRow(&a, nullptr, options().iterColumns);
+      ++i;
+    }
     return s;
   }
 

@@ -35,6 +35,9 @@ printf '%s\n' "node1:1:1 [0] NCCL INFO Using network IB" \
 # A comparison: the sweep above against a second run of it, made now.
 "$PF_BIN" sweep all_reduce --local-ranks 2 -b 8 -e 64K -f 8 -n 5 --json "$tmp/sweep2.json" >/dev/null || true
 "$PF_BIN" compare "$out/sweep.json" "$tmp/sweep2.json" --json "$out/compare.json" >/dev/null || true
+# An imported nccl-tests run: the real 16-rank output among the importer's fixtures.
+"$PF_BIN" report "$root/tests/fixtures/nccl-tests/ztan-a3mega-16ranks.txt" --format json \
+  --output "$out/nccl_tests.json" >/dev/null || true
 
 source "$root/tests/cluster/cluster.sh"
 pf_cluster_require

@@ -64,6 +64,25 @@ case "$1" in
       validate "$work/$coll.json" --expect-wrong-zero --expect-formulas
     done
     ;;
+  nccl-json)  # -J: nccl-tests' JSON layout beside our document; imported back, the rows are the same
+    timeout 120 "$PF_BIN" sweep all_reduce --local-ranks 2 -b 8 -e 64K -f 8 -n 5 -J "$work/ar.nccl.json" \
+      --json "$work/r.json" > /dev/null 2> "$work/err.txt" || { cat "$work/err.txt"; fail "exit $?"; }
+    "$PF_BIN" report "$work/ar.nccl.json" --format json --output "$work/back.json" || fail "report exit $?"
+    validate "$work/back.json"
+    "$PF_PYTHON" - "$work/r.json" "$work/back.json" "$work/ar.nccl.json" <<'PY' || fail "rows differ after the round trip"
+import json, sys
+ours, back, raw = (json.load(open(p)) for p in sys.argv[1:])
+assert raw["version"] == 3 and raw["results"][0]["root"] == "    -1", raw["results"][0]
+assert set(raw["results"][0]) >= {"size", "count", "type", "redop", "out_of_place", "in_place", "out_of_place_per_iter"}
+a, b = ours["results"][0]["rows"], back["results"][0]["rows"]
+assert len(a) == len(b) > 0, (len(a), len(b))
+for x, y in zip(a, b):
+    for k in ("size_bytes", "count", "dtype", "op", "root", "placement", "time_us", "algbw_gbps", "busbw_gbps",
+              "wrong", "iter_min_us", "iter_p50_us", "iter_p99_us", "iter_max_us"):
+        assert x[k] == y[k], (k, x[k], y[k])
+assert back["context"]["tool"] == "nccl-tests" and back["context"]["world_size"] == 2
+PY
+    ;;
   *) fail "unknown case $1" ;;
 esac
 echo "PASS"

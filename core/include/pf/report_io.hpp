@@ -26,6 +26,10 @@ void writeReport(const RunReport& report, const std::string& path);
 /// @throws UsageError naming the path for a missing file, invalid JSON or a document that does not fit.
 RunReport readReport(const std::string& path);
 
+/// A parsed result document as readReport turns it into a RunReport; `name` prefixes its error messages.
+/// @throws UsageError naming `name` when the document does not fit the model.
+RunReport reportFromDocument(const Json& document, const std::string& name);
+
 /// Reads a whole text file ("-" = stdin). @throws UsageError naming the path when it cannot be read.
 std::string readTextFile(const std::string& path);
 

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: Apache-2.0
+# Shared by the libFuzzer scripts (doctor/, import/): sourced, not run.
+#   require_libfuzzer CLANGXX OUTDIR   exits 77 (ctest's "skipped") with the reason when clang++ or libFuzzer is missing
+#   run_fuzzer BINARY CORPUS SECONDS   runs one target on a copy of the corpus for a bounded time; exits with its code
+
+require_libfuzzer() {
+  if [ -z "$1" ] || [ ! -x "$(command -v "$1" 2>/dev/null || echo /nonexistent)" ]; then
+    echo "SKIP: clang++ not found; install clang (Debian package 'clang') to build the libFuzzer targets"
+    exit 77
+  fi
+  printf '#include <cstdint>\n#include <cstddef>\nextern "C" int LLVMFuzzerTestOneInput(const uint8_t*, size_t){return 0;}\n' > "$2/probe_fuzzer.cpp"
+  if ! "$1" -fsanitize=fuzzer "$2/probe_fuzzer.cpp" -o "$2/probe_fuzzer" 2> "$2/probe.log"; then
+    echo "SKIP: $1 cannot link -fsanitize=fuzzer (libFuzzer runtime missing):"; cat "$2/probe.log"
+    exit 77
+  fi
+}
+
+run_fuzzer() {
+  if [ ! -x "$1" ]; then
+    echo "SKIP: $1 was not built (see the fuzz build test's output)"
+    exit 77
+  fi
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  cp -r "$2"/. "$work"/
+  # -error_exitcode: libFuzzer exits 77 on a crash by default, which ctest would read as "skipped".
+  # -timeout: one input taking over 10 s is a hang.
+  "$1" -error_exitcode=1 -timeout=10 -artifact_prefix="$(dirname "$1")/" -max_total_time="$3" -max_len=65536 \
+    -rss_limit_mb=2048 -print_final_stats=1 "$work"
+  exit $?
+}
+
+# compile_objects CXX "FLAGS" "INCLUDES" OUTDIR NEWEST_HEADER SOURCE...: one object per source, reused while it
+# is newer than its source and than NEWEST_HEADER (so repeated ctest runs do not recompile); sets $objs.
+compile_objects() {
+  cc=$1 cflags=$2 cincs=$3 cout=$4 newest=$5
+  shift 5
+  objs=""
+  for s in "$@"; do
+    o=$cout/$(basename "$s" .cpp).o
+    if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$newest" -nt "$o" ]; then
+      "$cc" $cflags $cincs -c "$s" -o "$o"
+    fi
+    objs="$objs $o"
+  done
+}
