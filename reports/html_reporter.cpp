@@ -24,6 +24,7 @@ constexpr const char* kStyle =
     ".pass{background:#2a7}.warn{background:#d90}.fail,.error,.timeout{background:#c33}"
     ".skipped,.absent{background:#888}table{border-collapse:collapse;width:100%;margin:.5em 0}"
     "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;font-size:.9em}"
+    ".facts td{overflow-wrap:anywhere}.scroll{overflow-x:auto}@media(max-width:600px){td,th{padding:.15em .25em}}"
     "pre{background:#f6f6f6;padding:.7em;overflow-x:auto;font-size:.8em}"
     "svg.chart{width:100%;max-width:680px;display:block;margin:1em 0}"
     "svg.heatmap{width:100%;max-width:420px;display:block;margin:1em 0}"
@@ -33,7 +34,9 @@ constexpr const char* kStyle =
 std::string statusCell(Status s) { return fmt::format("<span class=\"verdict {0}\">{0}</span>", toString(s)); }
 
 std::string table(const tables::Table& t) {
-  std::string s = fmt::format("<table id=\"{}\"><caption>{}</caption><tr>", escape(t.id), escape(t.title));
+  // In a narrow window a wide table scrolls inside its own box instead of widening the page.
+  std::string s =
+      fmt::format("<div class=\"scroll\"><table id=\"{}\"><caption>{}</caption><tr>", escape(t.id), escape(t.title));
   for (const auto& h : t.header) s += "<th>" + escape(h) + "</th>";
   s += "</tr>\n";
   for (const auto& row : t.rows) {
@@ -41,7 +44,7 @@ std::string table(const tables::Table& t) {
     for (const auto& c : row) s += "<td>" + escape(c) + "</td>";
     s += "</tr>\n";
   }
-  s += "</table>\n";
+  s += "</table></div>\n";
   for (const auto& n : t.notes) s += "<p class=\"note\">" + escape(n) + "</p>\n";
   return s;
 }
@@ -56,7 +59,7 @@ class HtmlReporter final : public Reporter {
                      toString(r.verdict), kStyle, html::kChartCss);
     s += fmt::format("<h1>preflight {} {}</h1>\n<p>{} exit code {}</p>\n", escape(c.command), escape(c.version),
                      statusCell(r.verdict), r.exit_code);
-    s += "<table>";
+    s += "<table class=\"facts\">";
     auto row = [&](const char* k, const std::string& v) {
       s += fmt::format("<tr><th>{}</th><td>{}</td></tr>", k, escape(v));
     };
