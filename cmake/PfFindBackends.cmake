@@ -59,3 +59,20 @@ if(PF_WITH_OPENBLAS STREQUAL "OFF")
 elseif(NOT PF_HAVE_OPENBLAS)
   pf_not_built("preflight scale" "OpenBLAS not found: apt-get install libopenblas-dev")
 endif()
+
+# --- Qt 6 Widgets + Charts (preflight-viewer) ----------------------------------------------------------------
+# Svg (chart export as SVG) and Test (the viewer's tests) are optional: without them the viewer exports PNG only
+# and its tests are left out, but it still builds.
+if(NOT PF_WITH_QT STREQUAL "OFF")
+  find_package(Qt6 QUIET COMPONENTS Widgets Charts OPTIONAL_COMPONENTS Svg Test)
+endif()
+set(PF_QT_FOUND FALSE)
+if(Qt6Widgets_FOUND AND Qt6Charts_FOUND)
+  set(PF_QT_FOUND TRUE)
+endif()
+pf_resolve(QT PF_QT_FOUND "Install Qt 6: apt-get install qt6-base-dev qt6-charts-dev qt6-svg-dev.")
+if(PF_WITH_QT STREQUAL "OFF")
+  pf_not_built("preflight-viewer" "PF_WITH_QT=OFF")
+elseif(NOT PF_HAVE_QT)
+  pf_not_built("preflight-viewer" "Qt 6 Widgets/Charts not found: apt-get install qt6-base-dev qt6-charts-dev")
+endif()

@@ -73,9 +73,10 @@ Result summarise(const Result& base, const std::string& label, Outcome o, const 
     const bool tooNoisy = o.limitPct > 2 * opt.thresholdPct;
     r.status = tooNoisy ? Status::kWarn : Status::kPass;
     if (tooNoisy)
-      r.remedy = fmt::format("the runs are too noisy to judge at {:g}%: compare runs on quiet nodes, or with more "
-                             "iterations (-n), before trusting a pass",
-                             opt.thresholdPct);
+      r.remedy = fmt::format(
+          "the runs are too noisy to judge at {:g}%: compare runs on quiet nodes, or with more "
+          "iterations (-n), before trusting a pass",
+          opt.thresholdPct);
     const double worse = worst->higher_is_better ? -worst->change_pct : worst->change_pct;
     r.message = fmt::format(
         "{}: no regression in {} of {} figures ({}); {}", base.key, label, o.rows.size(), limit,

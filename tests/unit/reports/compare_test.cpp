@@ -118,7 +118,7 @@ TEST(Compare, NoiseWidensTheLimit) {
   // The median absolute deviation from the median (0) is 19.5; times 1.4826 and k = 3.
   EXPECT_NEAR(limit, 3 * 1.4826 * 19.5, 1e-9);
   EXPECT_EQ(noiseLimitPct({0, 0, 0, 0, 0, -20}, o), 5);  // one outlier does not widen it
-  EXPECT_EQ(noiseLimitPct({20, -20, 20}, o), 5);          // too few values to estimate noise
+  EXPECT_EQ(noiseLimitPct({20, -20, 20}, o), 5);         // too few values to estimate noise
   o.noiseK = 0;
   EXPECT_EQ(noiseLimitPct(changes, o), 5);
 }

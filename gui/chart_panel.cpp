@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "chart_panel.hpp"
+
+#include <QDir>
+#include <QGridLayout>
+#include <QScrollArea>
+
+namespace pf::gui {
+
+std::vector<reports::charts::Chart> chartsWithPrefix(const std::vector<reports::charts::Chart>& charts,
+                                                     const std::string& prefix) {
+  std::vector<reports::charts::Chart> out;
+  for (const auto& c : charts)
+    if (c.id.starts_with(prefix)) out.push_back(c);
+  return out;
+}
+
+ChartPanel::ChartPanel(const std::vector<reports::charts::Chart>& charts, bool dark, QWidget* parent)
+    : QWidget(parent) {
+  auto* content = new QWidget();
+  auto* column = new QVBoxLayout(content);
+  auto* grid = new QGridLayout();
+  column->addLayout(grid);
+  for (size_t i = 0; i < charts.size(); ++i) {
+    auto* view = new ChartView(charts[i], dark, content);
+    view->setMinimumHeight(340);
+    grid->addWidget(view, static_cast<int>(i / 2), static_cast<int>(i % 2));
+    views_.push_back(view);
+  }
+  below_ = new QVBoxLayout();
+  column->addLayout(below_);
+  column->addStretch(1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setWidget(content);
+  viewport_ = scroll->viewport();
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
+}
+
+ChartView* ChartPanel::chart(const std::string& id) const {
+  for (ChartView* v : views_)
+    if (v->id() == id) return v;
+  return nullptr;
+}
+
+QList<QPair<QString, QRect>> ChartPanel::plotAreas(QWidget* window) const {
+  QList<QPair<QString, QRect>> out;
+  const QRect visible(viewport_->mapTo(window, QPoint(0, 0)), viewport_->size());
+  for (ChartView* v : views_) {
+    const QRect area = v->plotArea();
+    // Only the part scrolled into sight is in a screenshot; a chart below the fold is left out.
+    const QRect seen = QRect(v->mapTo(window, area.topLeft()), area.size()).intersected(visible);
+    if (seen.height() > area.height() / 2) out.append({QString::fromStdString(v->id()), seen});
+  }
+  return out;
+}
+
+QStringList ChartPanel::exportAll(const QString& dir, const QString& prefix, QSize size) {
+  QStringList written;
+  for (ChartView* v : views_) {
+    const QString base = QDir(dir).filePath(prefix + QString::fromStdString(v->id()));
+    if (v->savePng(base + ".png", size)) written << base + ".png";
+    if (v->saveSvg(base + ".svg", size)) written << base + ".svg";
+  }
+  return written;
+}
+
+}  // namespace pf::gui
