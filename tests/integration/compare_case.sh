@@ -5,19 +5,26 @@
 #   planted  the first run against a copy with one bandwidth-bound size 20% slower (both halves, every
 #            timing field, busbw and algbw scaled as nccl-tests' formulas say)   -> exit 1, that size named
 #   html/md  the comparison renders as HTML and as Markdown with its charts beside it
+# Both with the default --threshold (5%). On this VM a size of one healthy run is now and then 80-170% slower
+# than in the other (3 of 30 healthy pairs were flagged, docs/reports.md), as the docs tell users: a flagged
+# comparison is measured again. The healthy case does the same: a new pair of runs, up to three pairs.
 # Usage: compare_case.sh   (env: PF_BIN)
 set -u
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 sweep() { timeout 240 "$PF_BIN" sweep all_reduce --local-ranks 2 -b 8 -e 1M -f 2 -n 50 --json "$1" > /dev/null; }
-sweep "$work/a.json" || fail "first sweep failed"
-sweep "$work/b.json" || fail "second sweep failed"
-
-timeout 60 "$PF_BIN" compare "$work/a.json" "$work/b.json" > "$work/healthy.txt"
-rc=$?
-cat "$work/healthy.txt" | grep -E '^(pass|fail|warn)'
-[[ $rc -eq 0 ]] || { grep REGRESSED "$work/healthy.txt"; fail "two healthy runs compared with exit $rc"; }
+for attempt in 1 2 3; do
+  sweep "$work/a.json" || fail "first sweep failed"
+  sweep "$work/b.json" || fail "second sweep failed"
+  timeout 60 "$PF_BIN" compare "$work/a.json" "$work/b.json" > "$work/healthy.txt"
+  rc=$?
+  grep -E '^(pass|fail|warn)' "$work/healthy.txt"
+  ((rc == 0)) && break
+  grep REGRESSED "$work/healthy.txt"
+  echo "pair $attempt flagged (exit $rc): measuring a new pair"
+done
+[[ $rc -eq 0 ]] || fail "three pairs of healthy runs were each flagged (last exit $rc)"
 
 planted=$(python3 - "$work/a.json" "$work/planted.json" << 'PY'
 import json, sys
@@ -50,4 +57,4 @@ mkdir -p "$work/md"
 timeout 60 "$PF_BIN" compare "$work/a.json" "$work/planted.json" --format md --output "$work/md/cmp.md" > /dev/null
 [[ -s "$work/md/cmp.md" && -s "$work/md/cmp-compare.sweep.all_reduce.busbw.svg" ]] || fail "no Markdown with charts"
 grep -q '(cmp-compare.sweep.all_reduce.busbw.svg)' "$work/md/cmp.md" || fail "the Markdown does not link its chart"
-echo "PASS: healthy runs exit 0, the planted regression at $planted B exits 1, HTML and Markdown written"
+echo "PASS: healthy runs exit 0 (pair $attempt), the planted regression at $planted B exits 1, HTML and Markdown written"
