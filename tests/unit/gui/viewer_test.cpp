@@ -18,6 +18,7 @@
 #include "check_view.hpp"
 #include "main_window.hpp"
 #include "pairs_view.hpp"
+#include "pf/import.hpp"
 #include "pf/report_io.hpp"
 
 using namespace pf;
@@ -120,6 +121,24 @@ class ViewerTest : public QObject {
     QVERIFY(!findSeries(cv->describe(), name)->visible);
     cv->toggleSeries(name);
     QVERIFY(findSeries(cv->describe(), name)->visible);
+  }
+
+  void ncclTestsOutputOpensAsASweep() {
+    // nccl-tests text as people keep it: imported by core (pf::loadDocument), charted like a preflight sweep.
+    const QString log = QString(PF_SOURCE_DIR "/tests/fixtures/nccl-tests/ztan-a3mega-16ranks.txt");
+    MainWindow w(false);
+    QVERIFY(w.openFiles({log}).isEmpty());
+    auto* view = qobject_cast<ChartPanel*>(w.tab("Sweeps"));
+    QVERIFY(view);
+    const auto model = reports::charts::chartsFor(pf::loadDocument(log.toStdString())).charts;
+    QVERIFY(!model.empty());
+    QCOMPARE(view->chartViews().size(), model.size());
+    const DrawnChart d = view->chart(model.front().id)->describe();
+    const auto& first = model.front().series.front();
+    const DrawnSeries* s = findSeries(d, QString::fromStdString(first.name));  // one file: no file prefix
+    QVERIFY2(s, first.name.c_str());
+    QCOMPARE(s->points, static_cast<int>(first.points.size()));
+    QCOMPARE(s->values.back().y(), first.points.back().y);
   }
 
   void pairsViewShowsTheMatrixAndFailures() {
