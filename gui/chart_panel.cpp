@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QGridLayout>
 #include <QScrollArea>
+#include <algorithm>
 
 namespace pf::gui {
 
@@ -22,10 +23,24 @@ ChartPanel::ChartPanel(const std::vector<reports::charts::Chart>& charts, bool d
   auto* column = new QVBoxLayout(content);
   auto* grid = new QGridLayout();
   column->addLayout(grid);
-  for (size_t i = 0; i < charts.size(); ++i) {
-    auto* view = new ChartView(charts[i], dark, content);
-    view->setMinimumHeight(340);
-    grid->addWidget(view, static_cast<int>(i / 2), static_cast<int>(i % 2));
+  // Two charts a row; a chart with many series (several files overlaid) gets a row of its own and more
+  // height, so its legend, which Qt does not wrap, has room for the names beside the plot.
+  int row = 0, col = 0;
+  for (const auto& c : charts) {
+    auto* view = new ChartView(c, dark, content);
+    const bool wide = c.series.size() > 6;
+    view->setMinimumHeight(wide ? 460 : 340);
+    if (wide && col == 1) {  // the row's second cell stays empty
+      ++row;
+      col = 0;
+    }
+    grid->addWidget(view, row, col, 1, wide ? 2 : 1);
+    if (wide || col == 1) {
+      ++row;
+      col = 0;
+    } else {
+      col = 1;
+    }
     views_.push_back(view);
   }
   below_ = new QVBoxLayout();

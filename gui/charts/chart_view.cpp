@@ -84,7 +84,7 @@ ChartView::ChartView(const reports::charts::Chart& chart, bool dark, QWidget* pa
   // The theme first: setTheme() recolours every series, ours are coloured after it.
   chart_->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
   chart_->setTitle(QString::fromStdString(model_.title));
-  chart_->legend()->setAlignment(Qt::AlignRight);
+  chart_->legend()->setAlignment(Qt::AlignRight);  // Qt's legend does not wrap: below the plot it cuts names
   view_ = new PanningView(chart_, this);
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setRubberBand(QChartView::RectangleRubberBand);
