@@ -48,15 +48,14 @@ ComparisonRow comparisonRowFromJson(const Json& j) {
   readField(j, "bound", r.bound, w);
   readField(j, "note", r.note, w);
   readField(j, "regressed", r.regressed, w);
-  double v = 0;
-  if (j.contains("base_busbw_gbps") && !j.at("base_busbw_gbps").is_null()) {
-    readField(j, "base_busbw_gbps", v, w);
-    r.base_busbw_gbps = v;
-  }
-  if (j.contains("new_busbw_gbps") && !j.at("new_busbw_gbps").is_null()) {
-    readField(j, "new_busbw_gbps", v, w);
-    r.new_busbw_gbps = v;
-  }
+  auto optional = [&](const char* name) -> std::optional<double> {
+    if (!j.contains(name) || j.at(name).is_null()) return std::nullopt;
+    double v = 0;
+    readField(j, name, v, w);
+    return v;
+  };
+  r.base_busbw_gbps = optional("base_busbw_gbps");
+  r.new_busbw_gbps = optional("new_busbw_gbps");
   return r;
 }
 
