@@ -34,18 +34,22 @@ class EnvCommand final : public Command {
     common_.addOutputs(app);
     common_.addEnvFile(app, "the launcher's variables");
     app.add_option("--sysfs-root", root_, "count GPUs in a captured tree rooted at DIR (implies --no-network)");
-    app.add_flag("--no-network", noNetwork_, "do not resolve the master or test its port");
+    auto* off = app.add_flag("--no-network", noNetwork_, "do not resolve the master or test its port");
+    app.add_flag("--network", network_,
+                 "test the master even when its address came from --env-file or the tree is --sysfs-root's")
+        ->excludes(off);
     common_.addStrict(app);
     app.footer(
         "Launchers: Open MPI, PMIx, MPICH/Hydra, Slurm, torchrun, Azure ML, Vertex AI (CLUSTER_SPEC), TF_CONFIG,\n"
         "SageMaker (SM_HOSTS). Checks: ranks per node vs GPUs, local rank < GPUs, the OMPI_COMM_WORLD_NODE_RANK\n"
-        "pitfall, master address resolvable, master port free (on the master) or reachable. Exit code: 0 pass,\n"
+        "pitfall, master address resolvable, master port free (on the master) or reachable. An address read from\n"
+        "--env-file (another cluster's, perhaps) is never contacted unless --network says so. Exit code: 0 pass,\n"
         "1 a check failed (warnings only with --strict), 2 malformed launcher variables (e.g. CLUSTER_SPEC JSON).\n\n"
         "Examples:\n"
         "  mpirun -np 2 preflight env\n"
         "  srun -N 2 --ntasks-per-node=8 preflight env --json env.json\n"
         "  eval \"$(preflight env --export torch)\" && python train.py\n"
-        "  preflight env --env-file captured.env --no-network");
+        "  preflight env --env-file captured.env       # no connection to the file's MASTER_ADDR");
   }
 
   int run(const Invocation& inv) override {
@@ -58,7 +62,15 @@ class EnvCommand final : public Command {
       return 0;
     }
     probes::EnvCheckOptions opt;
-    opt.network = !noNetwork_ && root_.empty();
+    // Addresses that came from a file (a captured environment, perhaps of another cluster) are not contacted
+    // unless asked: a check run from a laptop must not probe someone's private network.
+    opt.network = network_ || (!noNetwork_ && root_.empty() && common_.envFile.empty());
+    if (noNetwork_)
+      opt.networkOff = "--no-network";
+    else if (!root_.empty())
+      opt.networkOff = "--sysfs-root: a captured tree; add --network to test it from here";
+    else if (!common_.envFile.empty())
+      opt.networkOff = "the address came from --env-file; add --network to contact it";
     RunReport report;
     report.context.command = "env";
     report.context.version = version();
@@ -81,7 +93,7 @@ class EnvCommand final : public Command {
 
  private:
   std::string exportFormat_, root_;
-  bool noNetwork_ = false;
+  bool noNetwork_ = false, network_ = false;
   CommonOptions common_;
 };
 PF_REGISTER_COMMAND(EnvCommand, "env");

@@ -5,6 +5,7 @@
 // rendezvous point (master address resolvable, master port free on the master or reachable from elsewhere).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "job_env.hpp"
@@ -14,7 +15,8 @@
 namespace pf::probes {
 
 struct EnvCheckOptions {
-  bool network = true;  ///< resolve the master and test its port (off for captured trees)
+  bool network = true;  ///< resolve the master and test its port (off for captured trees and environments)
+  std::string networkOff = "network checks are off";  ///< why not, in the skipped result's message
   int connectTimeoutMs = 2000;
 };
 

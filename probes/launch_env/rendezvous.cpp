@@ -106,7 +106,7 @@ Result checkRendezvous(const JobEnv& job, const SystemView& sys, const EnvCheckO
   r.params = {{"master_addr", master}, {"master_port", port}};
   if (!opt.network) {
     r.status = Status::kSkipped;
-    r.message = fmt::format("master {}:{} not tested (network checks are off)", master, port);
+    r.message = fmt::format("master {}:{} not tested ({})", master, port, opt.networkOff);
     return r;
   }
   std::string err;
