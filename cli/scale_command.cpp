@@ -49,6 +49,10 @@ class ScaleCommand final : public Command {
         ->capture_default_str();
     app.add_option("--optimizer", opt_.trainer.optimizer.kind, "sgd (with momentum) or adam")->capture_default_str();
     app.add_option("--lr", opt_.trainer.optimizer.lr, "learning rate")->capture_default_str();
+    // For tests of the equality proof only, hence hidden: one rank's gradient is made wrong once.
+    app.add_option("--plant-gradient-error", plant_, "RANK,STEP: add 1 to a gradient of RANK at STEP (tests)")
+        ->expected(2)
+        ->group("");
     app.add_option("--device", device_, "cpu (OpenBLAS) or cuda (cuBLAS + NCCL, one GPU per rank)")
         ->check(CLI::IsMember({"cpu", "cuda"}))
         ->capture_default_str();
@@ -170,6 +174,7 @@ class ScaleCommand final : public Command {
         if ((opt_.trainer.batchPerRank * *std::min_element(ranks_.begin(), ranks_.end())) % n)
           throw UsageError(fmt::format("--strong: the global batch must divide evenly over {} ranks", n));
     opt_.trainer.bucketCapBytes = static_cast<std::size_t>(bucketMb_ * 1024 * 1024);
+    if (plant_.size() == 2) opt_.trainer.plant = {plant_[0], plant_[1], 1.0f};
   }
 
   Result summarize(Json& rows, const CommModel& model) {
@@ -196,7 +201,21 @@ class ScaleCommand final : public Command {
                     {"blas_threads", blasThreads_},
                     {"device", device_}};
     bool equal = true;
-    for (const auto& row : rows) equal = equal && row["ranks_identical"] && row["equal_to_single_rank"];
+    std::string which;  // which of the two checks failed, with its figures, for the first size that failed
+    for (const auto& row : rows) {
+      const bool ranksAgree = row.value("ranks_identical", false), refAgrees = row.value("equal_to_single_rank", false);
+      if (equal && !ranksAgree)
+        which = fmt::format("at {} ranks the ranks' parameters differ from each other", row["ranks"].get<int>());
+      else if (equal && !refAgrees)
+        which = fmt::format(
+            "at {} ranks the parameters differ from the single-rank reference by {:.3g}, beyond the bound {:.3g}{}",
+            row["ranks"].get<int>(), row.value("max_param_diff_vs_single_rank", 0.0), row.value("equality_bound", 0.0),
+            row.contains("reference_rounding_diff")
+                ? fmt::format(" ({:g} x float32 rounding: {:.3g})", opt_.equalityFactor,
+                              row.value("reference_rounding_diff", 0.0))
+                : std::string());
+      equal = equal && ranksAgree && refAgrees;
+    }
     r.rows = rows;
     const auto& largest = rows.back();
     r.metrics["efficiency_largest"] = largest["efficiency"]["median"];
@@ -206,7 +225,10 @@ class ScaleCommand final : public Command {
                             largest["ranks"].get<int>(), largest["efficiency"]["median"].get<double>(),
                             largest["efficiency"]["min"].get<double>(), largest["efficiency"]["max"].get<double>(),
                             equal ? "identical" : "DIFFER");
-    if (!equal) r.remedy = "the data-parallel run is wrong: check the MPI library (all-reduce results) on these ranks";
+    if (!equal) {
+      r.message += ": " + which;
+      r.remedy = "the data-parallel run is wrong: check the MPI library (all-reduce results) on these ranks";
+    }
     if (!from_.empty()) {
       auto v = scaling::validatePrediction(rows, opt_.trainer, model);
       r.metrics["prediction_max_abs_error"] = v["max_abs_error"];
@@ -237,7 +259,7 @@ class ScaleCommand final : public Command {
   std::string device_ = "cpu";
   int blasThreads_ = 0;
   std::string framework_ = "native";
-  std::vector<int> predict_;
+  std::vector<int> predict_, plant_;
   scaling::ScaleOptions opt_;
   CommonOptions common_;
 };

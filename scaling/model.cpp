@@ -130,13 +130,14 @@ double Mlp::checksum() const {
 }
 
 void syntheticBatch(const ModelSpec& spec, long long step, int globalBatch, int rank, int ranks, std::vector<float>& x,
-                    std::vector<float>& y) {
+                    std::vector<float>& y, bool reversed) {
   const int local = globalBatch / ranks;
   x.resize(static_cast<std::size_t>(local) * spec.input);
   y.resize(static_cast<std::size_t>(local) * spec.output);
   for (int k = 0; k < local; ++k) {
+    const int sample = reversed ? local - 1 - k : k;
     const std::uint64_t idx =
-        static_cast<std::uint64_t>(step) * globalBatch + rank + static_cast<std::uint64_t>(k) * ranks;
+        static_cast<std::uint64_t>(step) * globalBatch + rank + static_cast<std::uint64_t>(sample) * ranks;
     for (int i = 0; i < spec.input; ++i)
       x[static_cast<std::size_t>(k) * spec.input + i] = uniform(spec.seed + 1, idx * spec.input + i);
     // Targets: a smooth function of the inputs, so the loss can actually decrease.

@@ -63,7 +63,9 @@ class Mlp {
 
 /// DistributedSampler-like synthetic data: sample `index` of the global stream is a fixed function of
 /// (seed, index), and rank r of n takes global indices r, r+n, r+2n, ... of each step's global batch.
+/// `reversed` lays the same samples out last first: the same mathematics summed in another order, which is how
+/// the equality check measures float32 rounding (world_size_runner.cpp).
 void syntheticBatch(const ModelSpec& spec, long long step, int globalBatch, int rank, int ranks, std::vector<float>& x,
-                    std::vector<float>& y);
+                    std::vector<float>& y, bool reversed = false);
 
 }  // namespace pf::scaling

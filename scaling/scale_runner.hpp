@@ -19,7 +19,10 @@ struct ScaleOptions {
   std::vector<int> ranks{1, 2};
   int reps = 3, steps = 10, warmup = 2;
   bool strong = false;              ///< fixed global batch = batchPerRank x smallest N
-  double equalityTolerance = 1e-4;  ///< max |param difference| vs the single-rank reference
+  double equalityTolerance = 1e-4;  ///< PyTorch mode: max |param difference| vs its single-rank reference
+  /// Native trainers: the data-parallel parameters may differ from the single-rank reference by this many
+  /// times the difference float32 rounding alone makes (equalityBound in world_size_runner.hpp).
+  double equalityFactor = 10;
 };
 
 /// BLAS threads per rank: `requested` when > 0, else cores / ranks on this node (at least 1).

@@ -22,7 +22,8 @@ StepTiming Trainer::step(long long step) {
   StepTiming t;
   const int n = group_.size();
   const int depth = spec_.model.depth;
-  syntheticBatch(spec_.model, step, spec_.batchPerRank * n, group_.rank(), n, x_, y_);
+  syntheticBatch(spec_.model, step, spec_.batchPerRank * n, group_.rank(), n, x_, y_, spec_.reversedSamples);
+  bool plant = spec_.plant.rank == group_.rank() && spec_.plant.step == step && !buckets_.empty();
   const double t0 = nowUs();
   double pollUs = 0;
   t.loss = model_.forward(x_.data(), y_.data(), spec_.batchPerRank);
@@ -42,7 +43,11 @@ StepTiming Trainer::step(long long step) {
   model_.backward([&](int layer) {
     const double p0 = nowUs();
     ++layersDone;
-    poll(p0);  // progress earlier buckets first: MPI moves non-blocking collectives only inside MPI calls
+    poll(p0);     // progress earlier buckets first: MPI moves non-blocking collectives only inside MPI calls
+    if (plant) {  // before the first bucket leaves this rank: every rank then averages the wrong gradient
+      model_.grads()[buckets_[0].offset] += spec_.plant.delta;
+      plant = false;
+    }
     // Buckets completed by the last layer (layer 0) have nothing left to overlap: they are reduced after
     // backward with the blocking all-reduce (below).
     while (layer > 0 && next < buckets_.size() && buckets_[next].readyAfterLayer >= layer) {

@@ -22,11 +22,21 @@
 
 namespace pf::scaling {
 
+/// A deliberate error for tests of the equality proof: `delta` added to one gradient element on one rank, at
+/// one step, before the gradients are reduced. Off (rank -1) in every real run.
+struct PlantedError {
+  int rank = -1;
+  long long step = -1;
+  float delta = 1.0f;
+};
+
 struct TrainerSpec {
   ModelSpec model;
   OptimizerSpec optimizer;
   int batchPerRank = 32;
   std::size_t bucketCapBytes = 25u << 20;
+  bool reversedSamples = false;  ///< each batch's samples last first (syntheticBatch)
+  PlantedError plant;
 };
 
 struct StepTiming {

@@ -20,6 +20,16 @@ double maxAbsDiff(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
+double equalityBound(double roundingDiff, const std::vector<float>& params, const ScaleOptions& opt) {
+  // A floor for computations whose two orders happen to agree exactly (one sample per batch, a tiny model):
+  // 4 x float32's relative precision (2^-23) of the largest parameter (at least 1) per step trained.
+  double largest = 0;
+  for (float p : params) largest = std::max(largest, static_cast<double>(std::abs(p)));
+  const double ulp = std::ldexp(std::max(largest, 1.0), -23);
+  const double floor = 4 * ulp * (opt.warmup + opt.steps);
+  return std::max(floor, opt.equalityFactor * roundingDiff);
+}
+
 Json measureWorldSize(const ScaleOptions& opt, GradReducer& g, ScaleDevice& device) {
   const int n = g.size();
   TrainerSpec spec = opt.trainer;
@@ -48,15 +58,23 @@ Json measureWorldSize(const ScaleOptions& opt, GradReducer& g, ScaleDevice& devi
 
   TrainerSpec ref = spec;
   ref.batchPerRank = global;
+  ref.plant = {};  // the reference is the error-free computation
   const int trained = opt.warmup + opt.steps;
-  std::vector<float> single;
-  {
-    // Scoped: a device trainer's memory is freed before extraFields() trains anything else.
+  auto train = [&](const TrainerSpec& s) {
+    // Scoped: a device trainer's memory is freed before the next one (and extraFields()) trains.
     auto solo = makeSoloReducer();
-    auto one = device.makeTrainer(ref, *solo);
-    for (int s = 0; s < trained; ++s) one->step(s);
-    single = one->params();
-  }
+    auto one = device.makeTrainer(s, *solo);
+    for (int step = 0; step < trained; ++step) one->step(step);
+    return one->params();
+  };
+  const std::vector<float> single = train(ref);
+  // How far float32 rounding alone moves this computation: the same reference with every batch summed in the
+  // opposite order. The data-parallel run sums in yet another order (per rank, then across ranks), so a correct
+  // run lands within a small multiple of this; a wrong gradient lands far outside it.
+  TrainerSpec reordered = ref;
+  reordered.reversedSamples = true;
+  const double noise = maxAbsDiff(single, train(reordered));
+  const double bound = equalityBound(noise, single, opt);
   const double diff = maxAbsDiff(last, single);
   Json row = stats.rowFields();
   row.update(Json{{"ranks", n},
@@ -67,7 +85,9 @@ Json measureWorldSize(const ScaleOptions& opt, GradReducer& g, ScaleDevice& devi
                   {"checksum", checksum},
                   {"ranks_identical", ranksEqual},
                   {"max_param_diff_vs_single_rank", diff},
-                  {"equal_to_single_rank", diff <= opt.equalityTolerance},
+                  {"reference_rounding_diff", noise},
+                  {"equality_bound", bound},
+                  {"equal_to_single_rank", diff <= bound},
                   {"device", device.name()}});
   row.update(device.extraFields(ref, trained, single));
   return row;

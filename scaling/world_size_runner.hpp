@@ -53,6 +53,11 @@ class ScaleDevice {
   }
 };
 
+/// How far a correct data-parallel run may be from the single-rank reference: opt.equalityFactor x
+/// `roundingDiff` (the reference against itself with every batch summed in the other order), at least
+/// 4 x 2^-23 x max(1, largest |parameter|) per step trained.
+double equalityBound(double roundingDiff, const std::vector<float>& params, const ScaleOptions& opt);
+
 /// The repetitions on `group` (collective over it; N = group.size()): the row on group rank 0, null elsewhere.
 Json measureWorldSize(const ScaleOptions& opt, GradReducer& group, ScaleDevice& device);
 

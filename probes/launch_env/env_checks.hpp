@@ -16,8 +16,8 @@ namespace pf::probes {
 
 struct EnvCheckOptions {
   bool network = true;  ///< resolve the master and test its port (off for captured trees and environments)
-  std::string networkOff = "network checks are off";  ///< why not, in the skipped result's message
   int connectTimeoutMs = 2000;
+  std::string networkOff = "network checks are off";  ///< why not, in the skipped result's message
 };
 
 /// GPUs this process can use: NVIDIA devices in /proc/driver/nvidia/gpus (or /dev/nvidiaN), narrowed by

@@ -195,7 +195,7 @@ struct CudaTrainer::Impl {
   StepTiming step(long long s) {
     StepTiming st;
     const int B = spec.batchPerRank, depth = spec.model.depth;
-    syntheticBatch(spec.model, s, B * ranks, rank, ranks, x, y);
+    syntheticBatch(spec.model, s, B * ranks, rank, ranks, x, y, spec.reversedSamples);
     PF_CUDA_CHECK(cudaMemcpyAsync(dx, x.data(), x.size() * sizeof(float), cudaMemcpyHostToDevice, compute));
     PF_CUDA_CHECK(cudaMemcpyAsync(dy, y.data(), y.size() * sizeof(float), cudaMemcpyHostToDevice, compute));
     events.assign(buckets.size(), BucketEvent{});

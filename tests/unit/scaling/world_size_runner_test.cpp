@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <thread>
 
 #include "cpu_device.hpp"
@@ -109,13 +110,25 @@ class ScriptedDevice final : public ScaleDevice {
   int rank_;
 };
 
+TEST(WorldSizeRunner, EqualityBoundIsTenTimesTheRoundingWithAFloor) {
+  ScaleOptions o = smallOptions();
+  const std::vector<float> params{0.5f, -3.0f, 2.0f};
+  // The floor: 4 x the largest |parameter| x 2^-23 (float32's relative precision) per step trained.
+  const double floor = 4 * std::ldexp(3.0, -23) * (o.warmup + o.steps);
+  EXPECT_DOUBLE_EQ(equalityBound(0, params, o), floor);
+  EXPECT_DOUBLE_EQ(equalityBound(1e-3, params, o), 1e-2);
+  o.equalityFactor = 3;
+  EXPECT_DOUBLE_EQ(equalityBound(1e-3, params, o), 3e-3);
+}
+
 TEST(WorldSizeRunner, FreshTrainerPerRepAndOneReference) {
   ScaleOptions o = smallOptions();
   Script s;
   auto rows = onThreads(o, 2, [&](int r) { return std::make_unique<ScriptedDevice>(s, r); });
-  // 2 ranks x 2 repetitions, and rank 0's single-rank reference; every one warm-up + timed steps.
-  EXPECT_EQ(s.trainers, 2 * o.reps + 1);
-  EXPECT_EQ(s.steps, (2 * o.reps + 1) * (o.warmup + o.steps));
+  // 2 ranks x 2 repetitions, and rank 0's two single-rank references (the second with each batch reversed,
+  // to measure float32 rounding); every one warm-up + timed steps.
+  EXPECT_EQ(s.trainers, 2 * o.reps + 2);
+  EXPECT_EQ(s.steps, (2 * o.reps + 2) * (o.warmup + o.steps));
   EXPECT_EQ(s.referenceBatch, 16);  // the whole global batch
   const pf::Json& row = rows[0];
   EXPECT_EQ(row["device"], "scripted");
