@@ -14,13 +14,20 @@
 
 namespace pf::fuzz {
 
-/// A scratch directory, made once per process (removed by the OS's tmp cleaning, not by the target).
+/// A scratch directory, made once per process and removed when it exits normally (a crash leaves it).
 inline const std::filesystem::path& scratchDir() {
   static const std::filesystem::path dir = [] {
     std::string tmpl = (std::filesystem::temp_directory_path() / "pf_fuzz_XXXXXX").string();
     if (!mkdtemp(tmpl.data())) std::abort();
     return std::filesystem::path(tmpl);
   }();
+  static const bool cleanup = [] {
+    return std::atexit([] {
+             std::error_code ec;
+             std::filesystem::remove_all(dir, ec);
+           }) == 0;
+  }();
+  (void)cleanup;
   return dir;
 }
 

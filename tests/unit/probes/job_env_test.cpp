@@ -89,6 +89,9 @@ TEST(JobEnv, MalformedJsonIsAUsageErrorNamingTheVariable) {
   EXPECT_THROW(detectJobEnv(Environment(Vars{{"TF_CONFIG", R"({"cluster": {"worker": ["h:1"]}, "task": )"}})),
                UsageError);
   EXPECT_THROW(detectJobEnv(Environment(Vars{{"SM_HOSTS", "algo-1,algo-2"}})), UsageError);
+  // A number too large for a double (nlohmann's out_of_range, not a parse_error; as fuzz_report found).
+  EXPECT_THROW(detectJobEnv(Environment(Vars{{"TF_CONFIG", R"({"cluster": {"worker": ["h:1"]}, "x": 1e999})"}})),
+               UsageError);
   EXPECT_THROW(
       detectJobEnv(Environment(
           Vars{{"CLUSTER_SPEC", R"({"cluster":{"workerpool0":["a:1"]},"task":{"type":"workerpool0","index":3}})"}})),
