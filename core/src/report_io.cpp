@@ -88,7 +88,7 @@ RunReport readReport(const std::string& path) {
   Json j;
   try {
     j = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw UsageError(
         fmt::format("'{}' is not valid JSON ({}); pass a document written by preflight --json", path, e.what()));
   }

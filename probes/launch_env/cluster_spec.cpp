@@ -18,7 +18,7 @@ namespace {
 Json parse(const std::string& text, const std::string& var) {
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
     throw UsageError(fmt::format("{} is not valid JSON ({}); fix the variable or unset it", var, e.what()));
   }
 }

@@ -61,6 +61,23 @@ void fallbackMasters(JobEnv& j, const Environment& env) {
   }
 }
 
+/// Values copied from the environment go into the result document, which is UTF-8 JSON: a value that is not
+/// UTF-8 (a mangled env file, a Latin-1 host name) is a malformed variable, not a crash when the document is
+/// written. The test is the JSON writer's own.
+void requireUtf8(const JobEnv& j) {
+  auto check = [&](const std::string& s, const std::string& field) {
+    try {
+      (void)Json(s).dump();
+    } catch (const Json::type_error&) {
+      throw UsageError(fmt::format("{} (from {}) is not valid UTF-8", field,
+                                   j.sources.value(field, std::string("the environment"))));
+    }
+  };
+  if (j.masterAddr) check(*j.masterAddr, "master_addr");
+  for (const auto& h : j.hosts) check(h, "hosts");
+  for (const auto& n : j.notes) check(n, "notes");
+}
+
 }  // namespace
 
 std::string firstSlurmHost(const std::string& hostlist) {
@@ -130,6 +147,7 @@ JobEnv detectJobEnv(const Environment& env) {
     j.nodeRank = j.process.rank / j.process.local_world_size;
     j.sources["node_rank"] = "rank / local world size (assumes ranks are placed node by node)";
   }
+  requireUtf8(j);
   return j;
 }
 

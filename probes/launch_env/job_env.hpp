@@ -31,7 +31,8 @@ struct JobEnv {
 };
 
 /// Reads every launcher's variables from `env`.
-/// @throws UsageError naming the variable for malformed JSON (CLUSTER_SPEC, TF_CONFIG, SM_HOSTS) or numbers
+/// @throws UsageError naming the variable for malformed JSON (CLUSTER_SPEC, TF_CONFIG, SM_HOSTS) or numbers,
+///         or for a host name or master address that is not valid UTF-8 (it could not go into a document)
 JobEnv detectJobEnv(const Environment& env);
 
 Json toJson(const JobEnv& j);

@@ -1,7 +1,13 @@
 # SPDX-License-Identifier: Apache-2.0
 # Shared by the libFuzzer scripts (doctor/, import/): sourced, not run.
 #   require_libfuzzer CLANGXX OUTDIR   exits 77 (ctest's "skipped") with the reason when clang++ or libFuzzer is missing
-#   run_fuzzer BINARY CORPUS SECONDS   runs one target on a copy of the corpus for a bounded time; exits with its code
+#   run_fuzzer BINARY CORPUS SECONDS [CORPUS...]   runs one target on a copy of the seed folders (all merged into
+#                                      one working corpus) for a bounded time; exits with its code
+#   fuzz_run_mode run BINARY CORPUS SECONDS [CORPUS...]   a script's "run" mode; any other mode is a usage error
+#   PF_FUZZ_FLAGS                      clang++ flags of every target: the project's warnings (not -Werror: clang's
+#                                      set differs from the gcc one CI enforces) and the sanitizers
+
+PF_FUZZ_FLAGS="-std=c++20 -O1 -g -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 
 require_libfuzzer() {
   if [ -z "$1" ] || [ ! -x "$(command -v "$1" 2>/dev/null || echo /nonexistent)" ]; then
@@ -20,13 +26,16 @@ run_fuzzer() {
     echo "SKIP: $1 was not built (see the fuzz build test's output)"
     exit 77
   fi
+  bin=$1 seconds=$3
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   cp -r "$2"/. "$work"/
+  shift 3
+  for more in "$@"; do cp -r "$more"/. "$work"/; done
   # -error_exitcode: libFuzzer exits 77 on a crash by default, which ctest would read as "skipped".
   # -timeout: one input taking over 10 s is a hang.
-  "$1" -error_exitcode=1 -timeout=10 -artifact_prefix="$(dirname "$1")/" -max_total_time="$3" -max_len=65536 \
-    -rss_limit_mb=2048 -print_final_stats=1 "$work"
+  "$bin" -error_exitcode=1 -timeout=10 -artifact_prefix="$(dirname "$bin")/" -max_total_time="$seconds" \
+    -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 "$work"
   exit $?
 }
 
@@ -43,4 +52,13 @@ compile_objects() {
     fi
     objs="$objs $o"
   done
+}
+
+fuzz_run_mode() {
+  if [ "$1" = run ]; then
+    shift
+    run_fuzzer "$@"
+  fi
+  echo "usage: run_fuzzers.sh build|run ..." >&2
+  exit 2
 }

@@ -10,8 +10,7 @@ mode=$1
 if [ "$mode" = build ]; then
   cxx=$2 out=$3 src=$4 core=$5 sources=$6
   require_libfuzzer "$cxx" "$out"
-  # The project's warnings (cmake/PfTargetDefaults.cmake); not -Werror: clang's set differs from the gcc one CI enforces.
-  flags="-std=c++20 -O1 -g -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+  flags=$PF_FUZZ_FLAGS
   incs="-I$src/doctor -I$src/core/include"
   # The doctor sources are compiled once into objects shared by the three targets; an object newer than its
   # source and every doctor header is reused, so repeated ctest runs do not recompile.
@@ -24,8 +23,4 @@ if [ "$mode" = build ]; then
   echo "built fuzz_normalizer fuzz_analyze fuzz_rules in $out"
   exit 0
 fi
-if [ "$mode" = run ]; then
-  run_fuzzer "$2" "$3" "$4"
-fi
-echo "usage: run_fuzzers.sh build|run ..." >&2
-exit 2
+fuzz_run_mode "$@"

@@ -12,7 +12,7 @@ if [ "$mode" = build ]; then
   require_libfuzzer "$cxx" "$out"
   # The importer lives in pf_core; the core sources it needs are compiled here with the sanitizers (and
   # coverage), rather than linked from the GCC-built library, so the fuzzer sees inside them.
-  flags="-std=c++20 -O1 -g -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+  flags=$PF_FUZZ_FLAGS
   incs="-I$src/core/include -I$src/core/src/import"
   newest_hdr=$(ls -t "$src"/core/include/pf/*.hpp "$src"/core/src/import/*.hpp | head -1)
   # shellcheck disable=SC2086
@@ -23,8 +23,4 @@ if [ "$mode" = build ]; then
   echo "built fuzz_import_text fuzz_import_json in $out"
   exit 0
 fi
-if [ "$mode" = run ]; then
-  run_fuzzer "$2" "$3" "$4"
-fi
-echo "usage: run_fuzzers.sh build|run ..." >&2
-exit 2
+fuzz_run_mode "$@"

@@ -53,6 +53,11 @@ TEST_F(ReportIo, BadInputNamesTheFile) {
   std::string trunc = (dir_ / "trunc.json").string();
   std::ofstream(trunc) << "{\"schema_version\": 1, \"results\": [{\"key\": \"x\"}]}";
   EXPECT_THROW(readReport(trunc), UsageError);
+  // Found by tests/fuzz/readers (fuzz_report): a number too large for a double is nlohmann's out_of_range,
+  // not a parse_error, and went past the catch.
+  std::string huge = (dir_ / "huge.json").string();
+  std::ofstream(huge) << "{\"schema_version\": 2, \"context\": {\"world_size\": -25.5e9310344827}}";
+  EXPECT_THROW(readReport(huge), UsageError);
 }
 
 }  // namespace

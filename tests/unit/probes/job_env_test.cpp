@@ -89,10 +89,33 @@ TEST(JobEnv, MalformedJsonIsAUsageErrorNamingTheVariable) {
   EXPECT_THROW(detectJobEnv(Environment(Vars{{"TF_CONFIG", R"({"cluster": {"worker": ["h:1"]}, "task": )"}})),
                UsageError);
   EXPECT_THROW(detectJobEnv(Environment(Vars{{"SM_HOSTS", "algo-1,algo-2"}})), UsageError);
+  // A number too large for a double (nlohmann's out_of_range, not a parse_error; as fuzz_report found).
+  EXPECT_THROW(detectJobEnv(Environment(Vars{{"TF_CONFIG", R"({"cluster": {"worker": ["h:1"]}, "x": 1e999})"}})),
+               UsageError);
   EXPECT_THROW(
       detectJobEnv(Environment(
           Vars{{"CLUSTER_SPEC", R"({"cluster":{"workerpool0":["a:1"]},"task":{"type":"workerpool0","index":3}})"}})),
       UsageError);
+}
+
+// Found by tests/fuzz/readers (fuzz_launch_env; the input is its corpus's slurm-nodelist-not-utf8.env): a
+// host name that is not UTF-8 reached the document writer, whose exception ended the process.
+TEST(JobEnv, HostThatIsNotUtf8IsAUsageErrorNamingTheVariable) {
+  Vars slurm{{"SLURM_PROCID", "0"},
+             {"SLURM_NTASKS", "2"},
+             {"SLURM_LOCALID", "0"},
+             {"SLURM_NTASKS_PER_NODE", "1"},
+             {"SLURM_JOB_NODELIST", "node\xf3[1-2]"}};
+  try {
+    detectJobEnv(Environment(slurm));
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("SLURM_JOB_NODELIST"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(detectJobEnv(Environment(Vars{{"AZ_BATCH_MASTER_NODE", "h1:6000"}, {"AZ_BATCH_HOST_LIST", "h1,\xff"}})),
+               UsageError);
+  slurm["SLURM_JOB_NODELIST"] = "node[1-2]";
+  EXPECT_EQ(detectJobEnv(Environment(slurm)).masterAddr, "node1");
 }
 
 TEST(JobEnv, ExportTorchLines) {
