@@ -28,8 +28,9 @@ PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, con
   Timer total;
   Json mine = Json::array();
   for (size_t r = 0; r < rounds.size(); ++r) {
-    // Every rank starts a round together, so one round's pairs never overlap the next round's.
-    boot.barrier();
+    // Every rank starts a round together, so one round's pairs never overlap the next round's. Ranks wait
+    // sleeping: a spinning waiter would take a core from the pair being measured (Bootstrap::idleBarrier).
+    boot.idleBarrier();
     Timer roundClock;
     const int partner = partnerIn(rounds[r], myNode);
     if (leader && partner >= 0) {
@@ -56,7 +57,7 @@ PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, con
         mine.push_back(toJson(row));
       }
     }
-    boot.barrier();
+    boot.idleBarrier();
     run.roundSeconds.push_back(roundClock.seconds());
     if (onRound && me == 0) onRound(static_cast<int>(r) + 1, static_cast<int>(rounds.size()));
   }

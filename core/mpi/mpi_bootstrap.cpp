@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
+#include <thread>
+
 #include "pf/bootstrap_factory.hpp"
 #include "pf/environment.hpp"
 #include "pf/log.hpp"
@@ -43,6 +46,16 @@ MpiBootstrap::~MpiBootstrap() {
 }
 
 void MpiBootstrap::barrier() { PF_MPI_CHECK(MPI_Barrier(comm_)); }
+
+void MpiBootstrap::idleBarrier() {
+  MPI_Request req = MPI_REQUEST_NULL;
+  PF_MPI_CHECK(MPI_Ibarrier(comm_, &req));
+  for (int done = 0;;) {
+    PF_MPI_CHECK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+    if (done) return;
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+  }
+}
 
 std::vector<std::string> MpiBootstrap::allGather(const std::string& local) {
   int len = static_cast<int>(local.size());

@@ -30,6 +30,7 @@ class MpiBootstrap final : public Bootstrap {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   void barrier() override;
+  void idleBarrier() override;
   std::vector<std::string> allGather(const std::string& local) override;
   void broadcast(std::string& data, int root) override;
   std::string name() const override { return "mpi"; }
