@@ -51,6 +51,11 @@ class SweepCommand final : public Command {
     app.add_option("-c,--check", opts_.checkIters,
                    "correctness-check iterations per size and placement; 0 disables (the #wrong column shows N/A)")
         ->capture_default_str();
+    app.add_option("-N,--run_cycles", opts_.cycles,
+                   "measure every size N times, one whole pass over the sizes after another (nccl-tests' -N); "
+                   "`compare` takes each size's fastest pass, so brief interference on a shared host is not "
+                   "mistaken for a regression")
+        ->capture_default_str();
     app.add_option("-d,--datatype", dtype_,
                    "int8, uint8, int32, uint32, int64, uint64, half, bfloat16, float, double, or all")
         ->capture_default_str();
@@ -80,7 +85,8 @@ class SweepCommand final : public Command {
         "  mpirun -np 16 preflight sweep all_gather -b 1M -e 1G -f 2 --backend nccl --json ag.json\n"
         "  srun -N 2 --ntasks-per-node=8 preflight sweep all_reduce -d bfloat16 -o all -c 1 --format csv --output "
         "ar.csv\n"
-        "  preflight sweep all_reduce --local-ranks 2 -J ar.nccl.json   # read by tools made for nccl-tests -J");
+        "  preflight sweep all_reduce --local-ranks 2 -J ar.nccl.json   # read by tools made for nccl-tests -J\n"
+        "  preflight sweep all_reduce --local-ranks 2 -N 3 --json base.json   # a baseline to `compare` against");
   }
 
   int run(const Invocation& inv) override {

@@ -177,6 +177,8 @@ void validateOptions(const SweepOptions& o, const Collective& c, int nranks) {
   if (o.iters < 1) throw UsageError(fmt::format("--iters must be at least 1 (got {})", o.iters));
   if (o.warmup < 0) throw UsageError(fmt::format("--warmup_iters cannot be negative (got {})", o.warmup));
   if (o.checkIters < 0) throw UsageError(fmt::format("--check cannot be negative (got {})", o.checkIters));
+  if (o.cycles < 1)
+    throw UsageError(fmt::format("--run_cycles must be at least 1 (got {}); Preflight has no endless mode", o.cycles));
   if (c.rooted() && (o.root < 0 || o.root >= nranks))
     throw UsageError(
         fmt::format("--root {} is not a rank of this run (0..{}); pick a root below {}", o.root, nranks - 1, nranks));
@@ -241,37 +243,41 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   params.check_iters = opts.checkIters;
   params.per_iter_timing = opts.perIterTiming;
   params.root = coll.rooted() ? opts.root : -1;
+  params.cycles = opts.cycles;
   // Set before the first size, so that what streams out while the sweep runs is already self-describing.
   result.params = toJson(params);
 
   std::vector<uint64_t> sizes = sweepSizes(opts);
-  const size_t total = combos.size() * sizes.size();
+  const size_t total = static_cast<size_t>(opts.cycles) * combos.size() * sizes.size();
   size_t done = 0;
 
   double busSum = 0;
   int64_t wrongTotal = 0, outOfBounds = 0;
-  for (auto [t, op] : combos) {
-    for (uint64_t size : sizes) {
-      size_t es = sizeOf(t);
-      Layout layout = coll.layout(size / es, n, es);
-      // A seed per (type, op) so that data left over from the previous pair cannot pass a check.
-      uint64_t seed = opts.seed + static_cast<uint64_t>(t) * 16 + static_cast<uint64_t>(op);
-      CollArgs args{boot.rank(), n, opts.root, t, op, seed};
-      Point p{coll, layout, args, es, coll.sizeBytes(layout, es)};
-      bool haveExpected = opts.checkIters > 0 && coll.expected(bufs.expected.data(), layout, args);
-      SweepRow out = measure(be, boot, p, bufs, opts, false, haveExpected);
-      SweepRow in = measure(be, boot, p, bufs, opts, true, haveExpected);
-      for (const SweepRow* r : {&out, &in}) {
-        busSum += r->busbw_gbps;
-        if (r->wrong.value_or(0) > 0) {
-          ++outOfBounds;
-          wrongTotal += *r->wrong;
+  for (int cycle = 1; cycle <= opts.cycles; ++cycle) {
+    for (auto [t, op] : combos) {
+      for (uint64_t size : sizes) {
+        size_t es = sizeOf(t);
+        Layout layout = coll.layout(size / es, n, es);
+        // A seed per (type, op) so that data left over from the previous pair cannot pass a check.
+        uint64_t seed = opts.seed + static_cast<uint64_t>(t) * 16 + static_cast<uint64_t>(op);
+        CollArgs args{boot.rank(), n, opts.root, t, op, seed};
+        Point p{coll, layout, args, es, coll.sizeBytes(layout, es)};
+        bool haveExpected = opts.checkIters > 0 && coll.expected(bufs.expected.data(), layout, args);
+        SweepRow out = measure(be, boot, p, bufs, opts, false, haveExpected);
+        SweepRow in = measure(be, boot, p, bufs, opts, true, haveExpected);
+        if (opts.cycles > 1) out.cycle = in.cycle = cycle;
+        for (const SweepRow* r : {&out, &in}) {
+          busSum += r->busbw_gbps;
+          if (r->wrong.value_or(0) > 0) {
+            ++outOfBounds;
+            wrongTotal += *r->wrong;
+          }
+          result.rows.push_back(toJson(*r));
         }
-        result.rows.push_back(toJson(*r));
-      }
-      if (boot.rank() == 0) {
-        if (cb.onRow) cb.onRow(result, result.rows.size() - 2);
-        if (cb.onProgress) cb.onProgress(++done, total);
+        if (boot.rank() == 0) {
+          if (cb.onRow) cb.onRow(result, result.rows.size() - 2);
+          if (cb.onProgress) cb.onProgress(++done, total);
+        }
       }
     }
   }

@@ -36,6 +36,9 @@ struct SweepOptions {
   int iters = 20;
   int warmup = 1;
   int checkIters = 1;  ///< 0 = no correctness check (the wrong column shows N/A)
+  /// Passes over every size (nccl-tests' -N). Each pass measures every size again, a whole sweep later, so
+  /// a few milliseconds of interference on a shared host cannot decide a size's figure in every pass.
+  int cycles = 1;
   bool perIterTiming = true;
   int root = 0;
   uint64_t seed = 0x5eed;

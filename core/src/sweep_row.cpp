@@ -22,23 +22,25 @@ void readOptional(const Json& j, const char* name, std::optional<T>& out) {
 }  // namespace
 
 Json toJson(const SweepRow& r) {
-  return Json{{"collective", r.collective},
-              {"size_bytes", r.size_bytes},
-              {"count", r.count},
-              {"dtype", r.dtype},
-              {"op", r.op},
-              {"root", r.root},
-              {"placement", r.placement},
-              {"time_us", r.time_us},
-              {"algbw_gbps", r.algbw_gbps},
-              {"busbw_gbps", r.busbw_gbps},
-              {"wrong", orNull(r.wrong)},
-              {"iter_min_us", orNull(r.iter_min_us)},
-              {"iter_p50_us", orNull(r.iter_p50_us)},
-              {"iter_p99_us", orNull(r.iter_p99_us)},
-              {"iter_max_us", orNull(r.iter_max_us)},
-              {"rank_skew", orNull(r.rank_skew)},
-              {"slowest_rank", orNull(r.slowest_rank)}};
+  Json j{{"collective", r.collective},
+         {"size_bytes", r.size_bytes},
+         {"count", r.count},
+         {"dtype", r.dtype},
+         {"op", r.op},
+         {"root", r.root},
+         {"placement", r.placement},
+         {"time_us", r.time_us},
+         {"algbw_gbps", r.algbw_gbps},
+         {"busbw_gbps", r.busbw_gbps},
+         {"wrong", orNull(r.wrong)},
+         {"iter_min_us", orNull(r.iter_min_us)},
+         {"iter_p50_us", orNull(r.iter_p50_us)},
+         {"iter_p99_us", orNull(r.iter_p99_us)},
+         {"iter_max_us", orNull(r.iter_max_us)},
+         {"rank_skew", orNull(r.rank_skew)},
+         {"slowest_rank", orNull(r.slowest_rank)}};
+  if (r.cycle) j["cycle"] = *r.cycle;  // only multi-cycle sweeps have it: one-pass documents stay as they were
+  return j;
 }
 
 SweepRow sweepRowFromJson(const Json& j) {
@@ -61,6 +63,7 @@ SweepRow sweepRowFromJson(const Json& j) {
     readOptional(j, "iter_max_us", r.iter_max_us);
     readOptional(j, "rank_skew", r.rank_skew);
     readOptional(j, "slowest_rank", r.slowest_rank);
+    readOptional(j, "cycle", r.cycle);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("a sweep row is missing a field or has the wrong type ({})", e.what()));
   }
@@ -79,6 +82,7 @@ Json toJson(const SweepParams& p) {
           {"check_iters", p.check_iters},
           {"per_iter_timing", p.per_iter_timing},
           {"root", p.root},
+          {"cycles", p.cycles},
           {"backend", p.backend}};
 }
 
@@ -103,6 +107,7 @@ SweepParams sweepParamsFromJson(const Json& j) {
   readField(j, "check_iters", p.check_iters, "sweep");
   readField(j, "per_iter_timing", p.per_iter_timing, "sweep");
   readField(j, "root", p.root, "sweep");
+  readField(j, "cycles", p.cycles, "sweep");
   return p;
 }
 

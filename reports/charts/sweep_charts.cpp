@@ -4,9 +4,12 @@
 // A sweep as charts: per (data type, op), bus bandwidth and algorithm bandwidth against size (log2 axis) for
 // each placement, and time against size (log2 x, log10 y). Where the sweep timed every iteration (-I 1), the
 // p50 line and the min-max band come from those times; busbw at a time t is busbw x time_us / t (nccl-tests'
-// busbw = bytes x factor / time, at a fixed size).
+// busbw = bytes x factor / time, at a fixed size). A sweep of several passes (-N), or an imported log holding
+// several runs, has more than one row per size and placement: the chart draws the pass with the median time,
+// so one slow pass neither hides nor fakes a dip, and says how many passes there were.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <utility>
 
@@ -19,6 +22,28 @@ namespace {
 std::string placementName(const std::string& p) { return p == "in" ? "in-place" : "out-of-place"; }
 
 Axis sizeAxis() { return {"message size", "bytes", Scale::kLog2, true}; }
+
+// One row per size for one placement, in size order of first appearance: the median-time row where there are
+// several (the lower middle of an even count). Also returns the most rows any size had.
+std::pair<std::vector<SweepRow>, size_t> medianPass(const std::vector<SweepRow>& rows, const std::string& placement) {
+  std::vector<uint64_t> order;
+  std::map<uint64_t, std::vector<const SweepRow*>> bySize;
+  for (const SweepRow& r : rows) {
+    if (r.placement != placement) continue;
+    auto& slot = bySize[r.size_bytes];
+    if (slot.empty()) order.push_back(r.size_bytes);
+    slot.push_back(&r);
+  }
+  std::vector<SweepRow> out;
+  size_t passes = 0;
+  for (uint64_t size : order) {
+    auto& slot = bySize[size];
+    std::sort(slot.begin(), slot.end(), [](const SweepRow* a, const SweepRow* b) { return a->time_us < b->time_us; });
+    out.push_back(*slot[(slot.size() - 1) / 2]);
+    passes = std::max(passes, slot.size());
+  }
+  return {out, passes};
+}
 
 }  // namespace
 
@@ -50,14 +75,16 @@ std::vector<Chart> sweepCharts(const Result& sweep) {
                {"time per operation", "us", Scale::kLog10, false},
                {}};
     for (const char* placement : {"out", "in"}) {
-      Series busbw{"busbw " + placementName(placement), Style::kLine, false, {}};
-      Series algbw{"algbw " + placementName(placement), Style::kLine, false, {}};
-      Series t{"time " + placementName(placement), Style::kLine, false, {}};
-      Series p50{"busbw p50 " + placementName(placement), Style::kMarkers, false, {}};
-      Series band{"busbw min-max " + placementName(placement), Style::kBand, false, {}};
-      Series tBand{"time min-max " + placementName(placement), Style::kBand, false, {}};
-      for (const SweepRow& r : rows[key]) {
-        if (r.placement != placement) continue;
+      const auto [picked, passes] = medianPass(rows[key], placement);
+      const std::string where =
+          placementName(placement) + (passes > 1 ? fmt::format(", median of {} passes", passes) : "");
+      Series busbw{"busbw " + where, Style::kLine, false, {}};
+      Series algbw{"algbw " + where, Style::kLine, false, {}};
+      Series t{"time " + where, Style::kLine, false, {}};
+      Series p50{"busbw p50 " + where, Style::kMarkers, false, {}};
+      Series band{"busbw min-max " + where, Style::kBand, false, {}};
+      Series tBand{"time min-max " + where, Style::kBand, false, {}};
+      for (const SweepRow& r : picked) {
         const double x = static_cast<double>(r.size_bytes);
         busbw.points.push_back({x, r.busbw_gbps, {}, {}});
         algbw.points.push_back({x, r.algbw_gbps, {}, {}});

@@ -65,8 +65,8 @@ Result summarise(const Result& base, const std::string& label, Outcome o, const 
     r.message = fmt::format("{}: {} of {} figures regressed in {} ({}); worst: {}", base.key, regressed, o.rows.size(),
                             label, limit, describe(*worst));
     r.remedy = base.kind == Kind::kPairs ? "run `preflight pairs` again; a pair that stays slow names its link"
-                                         : "run both again to rule out noise; if it persists, `preflight check` on "
-                                           "the NEW nodes names the slow node or link";
+                                         : "run both again, with -N 3 if they were one pass, to rule out noise; if it "
+                                           "persists, `preflight check` on the NEW nodes names the slow node or link";
   } else {
     // A pass at a limit far above the one asked for would read as "no 5% regression" when the runs could
     // not have shown one: say so, as a warning (exit 0 unless --strict).
@@ -75,7 +75,7 @@ Result summarise(const Result& base, const std::string& label, Outcome o, const 
     if (tooNoisy)
       r.remedy = fmt::format(
           "the runs are too noisy to judge at {:g}%: compare runs on quiet nodes, or with more "
-          "iterations (-n), before trusting a pass",
+          "passes (-N 3) and iterations (-n), before trusting a pass",
           opt.thresholdPct);
     const double worse = worst->higher_is_better ? -worst->change_pct : worst->change_pct;
     r.message = fmt::format(

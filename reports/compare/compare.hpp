@@ -9,8 +9,10 @@
 //  - Sweeps, per collective, type/op and size, judged the way `preflight check` judges sizes: a size at least
 //    4x the base run's bandwidth-delay product is bandwidth-bound and judged by busbw; a smaller one is
 //    latency-bound and judged by time, and only when it grew by more than `latencySlackUs` too (a 40% change
-//    of a 1.5 us time is scheduler noise, not a fabric). Each size takes the faster of its out-of-place and
-//    in-place halves, at the median iteration when both runs timed iterations (robust to one slow iteration).
+//    of a 1.5 us time is scheduler noise, not a fabric). Each size takes the fastest of its rows (out-of-place
+//    and in-place, and every pass of a sweep run with -N), at the median iteration when both runs timed
+//    iterations: robust to one slow iteration, and with -N to a few milliseconds of interference that slowed
+//    one pass (a real regression slows every pass).
 //  - Pairs per host pair: bandwidth (the slower direction) and latency, as the sweep.
 //  - Scaling per world size: throughput; a drop is a regression only when the repetitions' ranges no longer
 //    overlap, since the document holds that spread.

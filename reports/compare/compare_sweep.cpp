@@ -19,7 +19,8 @@ struct SizePoint {
   double timeUs = 0, busbw = 0, algbw = 0;
 };
 
-using Series = std::map<std::string, std::map<uint64_t, SizePoint>>;  // "float sum" -> size -> fastest half
+// "float sum" -> size -> the fastest of its rows: both placements, every pass (-N)
+using Series = std::map<std::string, std::map<uint64_t, SizePoint>>;
 
 bool allHaveP50(const Result& r) {
   for (const Json& j : r.rows)
@@ -47,7 +48,9 @@ Series bySize(const Result& r, bool useP50) {
 Outcome compareSweep(const Result& base, const Result& next, const CompareOptions& o) {
   const bool p50 = allHaveP50(base) && allHaveP50(next);
   const Series b = bySize(base, p50), n = bySize(next, p50);
+  const int passes = std::min(sweepParamsFromJson(base.params).cycles, sweepParamsFromJson(next.params).cycles);
   Outcome out{{}, o.thresholdPct, p50 ? "median iteration" : "mean time"};
+  if (passes > 1) out.basis += fmt::format(", fastest of {} passes", passes);
   for (const auto& [subject, sizes] : b) {
     auto other = n.find(subject);
     if (other == n.end() || sizes.empty()) continue;

@@ -31,6 +31,12 @@ class SweepText final : public TextView {
     // may lack one half of a pair, which then prints as N/A.
     for (std::size_t i = first; i < running.rows.size();) {
       SweepRow a = sweepRowFromJson(running.rows[i]);
+      // A sweep of several passes (-N) prints each pass as its own block, as nccl-tests does.
+      if (a.cycle && *a.cycle != cycle_) {
+        if (cycle_ != 0) s += "#\n";
+        cycle_ = *a.cycle;
+        s += fmt::format("# cycle {} of {}\n", cycle_, sweepParamsFromJson(running.params).cycles);
+      }
       if (a.placement == "out" && i + 1 < running.rows.size()) {
         SweepRow b = sweepRowFromJson(running.rows[i + 1]);
         if (b.placement == "in" && b.size_bytes == a.size_bytes && b.dtype == a.dtype && b.op == a.op &&
@@ -53,6 +59,7 @@ class SweepText final : public TextView {
     std::string s = ncclTableFooter(sweepParamsFromJson(r.params).collective, m.out_of_bounds, m.avg_busbw_gbps);
     for (const Evidence& e : r.evidence) s += "# " + formatEvidence(e) + "\n";
     headerDone_ = false;
+    cycle_ = 0;
     return s;
   }
 
@@ -60,6 +67,7 @@ class SweepText final : public TextView {
 
  private:
   bool headerDone_ = false;
+  int cycle_ = 0;  ///< the pass whose rows were printed last (0: none yet, or a one-pass sweep)
 };
 
 PF_REGISTER_TEXT_VIEW(SweepText, "sweep");

@@ -31,6 +31,8 @@ struct SweepRow {
   /// p50 of the slowest rank divided by the median of the ranks' p50s (1.0 = perfectly even).
   std::optional<double> rank_skew;
   std::optional<int> slowest_rank;
+  /// Which pass over the sizes measured this row (1-based), when the sweep ran several (-N); nullopt for one.
+  std::optional<int> cycle;
 };
 
 Json toJson(const SweepRow& row);
@@ -45,7 +47,8 @@ struct SweepParams {
   uint64_t step_factor = 1, step_bytes = 0;
   int iters = 0, warmup_iters = 0, check_iters = 0;
   bool per_iter_timing = false;
-  int root = -1;  ///< -1 for collectives without a root
+  int root = -1;   ///< -1 for collectives without a root
+  int cycles = 1;  ///< passes over all sizes (-N, nccl-tests' run_cycles); rows carry their cycle when > 1
 };
 
 /// What a sweep found overall (the `metrics` of a result of kind sweep).

@@ -95,6 +95,36 @@ TEST(Sweep, TimedLoopLaunchesExactlyItersPlusWarmup) {
   EXPECT_EQ(be.launches, 2 * (7 + 2));  // out-of-place and in-place
 }
 
+TEST(Sweep, CyclesMeasureEverySizeAgainAfterTheWholePass) {
+  auto boot = makeLocalBootstrap();
+  LoopbackBackend be;
+  auto coll = Registry<Collective>::instance().create("all_reduce");
+  SweepOptions o = small();
+  o.cycles = 3;
+  o.iters = 2;
+  o.warmup = 0;
+  o.checkIters = 0;
+  o.perIterTiming = false;
+  Result r = runSweep(be, *boot, *coll, o);
+  EXPECT_EQ(be.launches, 3 * 5 * 2 * 2);  // cycles x sizes x placements x iters
+  EXPECT_EQ(r.params["cycles"], 3);
+  ASSERT_EQ(r.rows.size(), 3u * 5 * 2);
+  // Pass-major order: all sizes of pass 1, then all of pass 2, ...
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    SweepRow row = sweepRowFromJson(r.rows[i]);
+    ASSERT_TRUE(row.cycle.has_value());
+    EXPECT_EQ(*row.cycle, static_cast<int>(i / 10) + 1);
+    EXPECT_EQ(row.size_bytes, sweepSizes(o)[(i % 10) / 2]);
+  }
+  // One pass: rows carry no cycle, so one-pass documents read as before.
+  o.cycles = 1;
+  EXPECT_FALSE(r.rows.empty());
+  Result one = runSweep(be, *boot, *coll, o);
+  EXPECT_FALSE(one.rows[0].contains("cycle"));
+  o.cycles = 0;
+  EXPECT_THROW(runSweep(be, *boot, *coll, o), UsageError);
+}
+
 // A collective no backend has a call for: made outside the registry, so the call tables stay complete.
 class Gather final : public Collective {
  public:

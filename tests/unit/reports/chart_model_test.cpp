@@ -62,6 +62,31 @@ TEST(ChartModel, SweepSeriesAreTheRowsValues) {
   EXPECT_DOUBLE_EQ(*charts[1].series[1].points[0].high, 20);
 }
 
+TEST(ChartModel, SeveralPassesDrawTheMedianPass) {
+  Result r = sweep();
+  SweepParams p = sweepParamsFromJson(r.params);
+  p.cycles = 3;
+  r.params = toJson(p);
+  // Passes 2 and 3: the same sizes 2x and 4x slower; the median pass is the 2x one.
+  const std::vector<Json> first = r.rows;
+  for (int cycle : {2, 3})
+    for (const Json& j : first) {
+      SweepRow row = sweepRowFromJson(j);
+      const double f = cycle == 2 ? 4 : 2;
+      row.time_us *= f;
+      row.algbw_gbps /= f;
+      row.busbw_gbps /= f;
+      row.cycle = cycle;
+      r.rows.push_back(toJson(row));
+    }
+  auto charts = sweepCharts(r);
+  const Series& busbw = charts.at(0).series.at(0);
+  EXPECT_EQ(busbw.name, "busbw out-of-place, median of 3 passes");
+  ASSERT_EQ(busbw.points.size(), 2u);  // one point per size, not per row
+  EXPECT_DOUBLE_EQ(busbw.points[1].x, 4096);
+  EXPECT_DOUBLE_EQ(busbw.points[1].y, 1.5 * 4096 / 10e3 / 2);
+}
+
 TEST(ChartModel, ScaleChartsMarkPredictionsAndIdeals) {
   Result r;
   r.kind = Kind::kScale;

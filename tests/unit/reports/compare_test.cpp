@@ -69,6 +69,42 @@ TEST(Compare, PlantedRegressionAtTheLargestSizeIsFlaggedAlone) {
   EXPECT_NE(doc.results[0].message.find("32 KiB"), std::string::npos) << doc.results[0].message;
 }
 
+// Two passes per run (-N 2): the second pass a copy of the first, which `adjust` may change.
+RunReport twoPasses(const RunReport& one, uint64_t size, double secondPassFactor) {
+  RunReport doc = one;
+  Result& r = doc.results.at(0);
+  SweepParams p = sweepParamsFromJson(r.params);
+  p.cycles = 2;
+  r.params = toJson(p);
+  RunReport second = one;
+  slowDown(second, size, secondPassFactor);
+  for (Json& j : r.rows) j["cycle"] = 1;
+  for (Json j : second.results.at(0).rows) {
+    j["cycle"] = 2;
+    r.rows.push_back(j);
+  }
+  return doc;
+}
+
+TEST(Compare, OneSlowPassIsNotARegressionButEverySlowPassIs) {
+  const RunReport base = twoPasses(goldenSweep(), 32768, 1.0);
+  // Interference in one pass of NEW: that size 3x slower in pass 2 only.
+  RunReport doc = compareDocuments({"a.json", base}, {{"b.json", twoPasses(goldenSweep(), 32768, 3.0)}}, {});
+  applyVerdict(doc, false);
+  EXPECT_EQ(doc.exit_code, 0) << doc.results[0].message;
+  EXPECT_NE(doc.results[0].params.dump().find("fastest of 2 passes"), std::string::npos)
+      << doc.results[0].params.dump();
+  // A real regression: slower in both passes.
+  RunReport slow = goldenSweep();
+  slowDown(slow, 32768, 1.25);
+  doc = compareDocuments({"a.json", base}, {{"b.json", twoPasses(slow, 32768, 1.0)}}, {});
+  applyVerdict(doc, false);
+  EXPECT_EQ(doc.exit_code, 1);
+  int flagged = 0;
+  for (const ComparisonRow& r : rowsOf(doc.results[0])) flagged += r.regressed ? 1 : 0;
+  EXPECT_EQ(flagged, 1);
+}
+
 TEST(Compare, WrongElementsInNewFailEvenWhenFaster) {
   const RunReport base = goldenSweep();
   RunReport next = base;
