@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -77,6 +78,12 @@ Expectation expectFromMajority(const std::vector<PairRow>& rows, int nodeCount, 
     if (r.lat_us <= latFailFactor * lat0) lat.push_back(r.lat_us);
   }
   e.bwGbps = bw.empty() ? bw0 : stats::median(bw);
+  if (bw.size() >= Expectation::kMinPairsForSpread) {
+    std::vector<double> logBw;
+    for (double b : bw)
+      if (b > 0) logBw.push_back(std::log(b));
+    if (logBw.size() >= Expectation::kMinPairsForSpread) e.bwLogSpread = 1.4826 * stats::mad(logBw);
+  }
   e.latUs = lat.empty() ? lat0 : stats::median(lat);
   e.source = fmt::format("healthy majority: median of {} of {} pairs (no link rate known for these interfaces)",
                          bw.size(), rows.size());

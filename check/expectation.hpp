@@ -24,6 +24,11 @@ struct Expectation {
   std::string source;            ///< "topology: ..." or "healthy majority: ..." or why there is none
   bool fromTopology = false;
   bool relative = true;  ///< false when there is no majority to compare with (fewer than 3 nodes)
+  /// The healthy pairs' own spread: 1.4826 x MAD of ln(bandwidth) over the pairs the expectation came from,
+  /// when there were at least kMinPairsForSpread of them. Bandwidth noise is multiplicative (pairs sharing a
+  /// host's CPUs run at 0.35-1.5 GB/s on one simulated cluster), so it is measured on a log scale.
+  std::optional<double> bwLogSpread;
+  static constexpr size_t kMinPairsForSpread = 6;
 };
 
 /// A node's network as the probes saw it: the active ports' rates in Gbit/s (0 or absent = unknown).

@@ -6,6 +6,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include "pf/stats.hpp"
@@ -24,7 +26,14 @@ void judgeRow(PairRow& r, const Expectation& e, const PairLimits& l) {
   const double bw = r.bwGbps();
   if (e.relative && e.bwGbps && *e.bwGbps > 0) {
     const double frac = bw / *e.bwGbps;
-    if (frac < l.bwFailFraction)
+    // How far below the healthy pairs this pair is, in their own (log-scale) spread; +inf when unknown.
+    const double z = e.bwLogSpread && *e.bwLogSpread > 0 && bw > 0 ? std::log(bw / *e.bwGbps) / *e.bwLogSpread
+                                                                   : -std::numeric_limits<double>::infinity();
+    if (frac < l.bwFailFraction && z > -l.bwSpreadFailZ)
+      raise(Status::kWarn, fmt::format("bandwidth {:.3f} GB/s is {:.0f}% of the expected {:.3f} GB/s, but within the "
+                                       "healthy pairs' own spread (robust z {:.1f}; fail beyond -{:g})",
+                                       bw, 100 * frac, *e.bwGbps, z, l.bwSpreadFailZ));
+    else if (frac < l.bwFailFraction)
       raise(Status::kFail, fmt::format("bandwidth {:.3f} GB/s is {:.0f}% of the expected {:.3f} GB/s (fail below "
                                        "{:.0f}%)",
                                        bw, 100 * frac, *e.bwGbps, 100 * l.bwFailFraction));

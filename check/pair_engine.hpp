@@ -29,6 +29,7 @@ struct PairOptions {
   int latIters = 50;              ///< timed round trips of latency messages
   uint64_t latBytes = 8;
   double maxSecondsPerDirection = 1.0;  ///< time cap of one direction's bandwidth loop
+  int confirmBackoffMs = 250;           ///< pause before suspect pairs are measured again
 };
 
 /// The --quick settings: 3 bursts of 2 messages, 20 round trips, a 0.3 s cap per direction.

@@ -6,6 +6,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "pf/environment.hpp"
 #include "pf/units.hpp"
@@ -86,7 +88,7 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
                          int portsUsed, const std::function<void(int, int)>& onRound) {
   PairRun run = runPairs(engine, boot, hostOfRank, opts, onRound);
   PairsPhase first = analyzePairRun(run, opts, engine.key(), limits, links, portsUsed);
-  // Confirmation: every pair outside limits (fail or warn) is measured once more and the better of its two
+  // Confirmation: every pair outside limits (fail or warn) is measured once more, alone, and the better of its two
   // measurements counts. A transient (another process on a shared host, a scheduler stall, a burst of someone
   // else's traffic) does not repeat; a slow NIC, cable or port does. Every rank holds the same rows and the analysis is
   // deterministic, so all ranks agree on which pairs to retest without talking.
@@ -94,7 +96,18 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
   for (const PairRow& r : first.rows)
     if (r.status == Status::kFail || r.status == Status::kWarn) failed.emplace_back(r.node_a, r.node_b);
   if (failed.empty()) return first;
-  PairRun again = runRounds(engine, boot, run.nodes, disjointRounds(failed), opts);
+  // Each suspect pair is measured alone: with no other pair running, it shares no CPU, switch port or NIC
+  // with another pair, so what it shows is its own. After a back-off, so a burst that slowed the first
+  // measurement has a chance to pass. Beyond kAlone suspects the run is broadly slow (contention, the fabric):
+  // the rest share rounds, so confirmation stays bounded.
+  constexpr size_t kAlone = 16;
+  std::vector<Round> rounds;
+  for (size_t i = 0; i < failed.size() && i < kAlone; ++i) rounds.push_back(Round{failed[i]});
+  if (failed.size() > kAlone)
+    for (Round& r : disjointRounds({failed.begin() + kAlone, failed.end()})) rounds.push_back(std::move(r));
+  std::this_thread::sleep_for(std::chrono::milliseconds(opts.confirmBackoffMs));
+  boot.idleBarrier();
+  PairRun again = runRounds(engine, boot, run.nodes, rounds, opts);
   for (const PairRow& a : again.rows)
     for (PairRow& r : run.rows)
       if (r.node_a == a.node_a && r.node_b == a.node_b) {

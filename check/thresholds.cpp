@@ -27,6 +27,7 @@ std::map<std::string, KeySpec> keySpecs(Thresholds& t) {
   return {
       {"pairs.bandwidth_fail_fraction", {&t.pairs.bwFailFraction, 0, 1}},
       {"pairs.bandwidth_warn_fraction", {&t.pairs.bwWarnFraction, 0, 1}},
+      {"pairs.bandwidth_spread_fail_z", {&t.pairs.bwSpreadFailZ, 0, 1e6}},
       {"pairs.latency_fail_factor", {&t.pairs.latFailFactor, 1, 1e6}},
       {"pairs.latency_warn_factor", {&t.pairs.latWarnFactor, 1, 1e6}},
       {"pairs.latency_slack_us", {&t.pairs.latSlackUs, 0, 1e9}},

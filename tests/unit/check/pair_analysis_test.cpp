@@ -103,6 +103,42 @@ TEST(PairAnalysis, TwoSlowNodesAmongEight) {
   EXPECT_EQ(named, (std::set<std::string>{"node2", "node5"}));
 }
 
+// The 8-node case of issue 19: four pairs share the host's CPUs in each round, so healthy pairs range from
+// 0.35 to 1.5 GB/s; one healthy link at 45% of the median is within that spread (a warning), while a node
+// slowed to 0.025 GB/s is far outside it and still fails, named.
+TEST(PairAnalysis, AHealthyPairWithinTheMajoritysSpreadIsNotFailed) {
+  const std::vector<double> spread = {0.35, 0.5, 0.65, 0.8, 0.95, 1.1, 1.3, 1.5};
+  for (bool slowNode : {false, true}) {
+    auto m = makeMatrix(8, 1.0, slowNode ? std::set<int>{6} : std::set<int>{});
+    size_t k = 0;
+    for (PairRow& r : m.rows) {
+      if (r.bwGbps() < 0.1) continue;  // the slowed node's pairs stay slow
+      r.bw_a_to_b_gbps = r.bw_b_to_a_gbps = spread[k++ % spread.size()];
+    }
+    PairRow* link = nullptr;
+    for (PairRow& r : m.rows)
+      if ((r.node_a == 3 && r.node_b == 5) || (r.node_a == 5 && r.node_b == 3)) link = &r;
+    ASSERT_NE(link, nullptr);
+    link->bw_a_to_b_gbps = link->bw_b_to_a_gbps = 0.36;  // 45% of the healthy median
+    PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+    ASSERT_TRUE(a.expected.bwLogSpread);
+    EXPECT_LT(0.36 / *a.expected.bwGbps, 0.5) << "the link must be below the fixed fail fraction for this to test";
+    EXPECT_EQ(link->status, Status::kWarn) << link->reason;
+    EXPECT_THAT(link->reason, HasSubstr("within the healthy pairs' own spread"));
+    for (const Finding& f : a.findings)
+      if (f.status == Status::kFail) {
+        EXPECT_TRUE(slowNode);
+        EXPECT_EQ(f.hosts, std::vector<std::string>{"node6"}) << f.message;
+      }
+    EXPECT_EQ(a.status, slowNode ? Status::kFail : Status::kWarn);
+    // With the spread rule off (z = 0: any pair below the fraction fails), the same link fails.
+    PairLimits strict;
+    strict.bwSpreadFailZ = 0;
+    analyzePairs(m.rows, m.nodes, strict);
+    EXPECT_EQ(link->status, Status::kFail);
+  }
+}
+
 TEST(PairAnalysis, HalfSpeedWarnsThreeQuartersPasses) {
   auto m = makeMatrix(4, 2.0, {}, {{0, 1}}, 1.3);  // 65%: warn (between 50% and 75%)
   PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
