@@ -30,6 +30,7 @@ struct PairOptions {
   uint64_t latBytes = 8;
   double maxSecondsPerDirection = 1.0;  ///< time cap of one direction's bandwidth loop
   int confirmBackoffMs = 250;           ///< pause before suspect pairs are measured again
+  std::string procRoot = "/";           ///< where procfs is read for the CPU load (tests: a quiet fake)
 };
 
 /// The --quick settings: 3 bursts of 2 messages, 20 round trips, a 0.3 s cap per direction.

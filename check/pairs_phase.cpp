@@ -4,18 +4,22 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <set>
+#include <sstream>
 #include <thread>
 
+#include "contention.hpp"
 #include "pf/environment.hpp"
 #include "pf/units.hpp"
 
 namespace pf::check {
 
 PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::string& engine, const Thresholds& limits,
-                          const std::vector<NodeLinks>& links, int portsUsed) {
+                          const std::vector<NodeLinks>& links, int portsUsed, const std::vector<CpuLoad>& cpu) {
   PairsPhase p;
   Result& r = p.result;
   r.key = "pairs";
@@ -52,6 +56,8 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
     topoSource = fmt::format("{} port(s) per node of the slowest node ({})", portsUsed, fmt::join(parts, ", "));
   }
   p.analysis = analyzePairs(run.rows, run.nodes, limits.pairs, topo, topoSource);
+  attributeContention(p.analysis, run.rows, cpu);
+  p.cpu = cpu;
   const PairAnalysis& a = p.analysis;
   r.status = a.status;
   r.metrics["expected_gbps"] = a.expected.bwGbps ? Json(*a.expected.bwGbps) : Json(nullptr);
@@ -65,6 +71,13 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
     const std::string node = "node " + run.nodes.hosts[static_cast<size_t>(i)];
     r.evidence.push_back({"median bandwidth of its pairs", a.nodeMedianBwGbps[static_cast<size_t>(i)], "GB/s", node});
     r.evidence.push_back({"robust z-score of that median", a.nodeRobustZ[static_cast<size_t>(i)], "", node});
+  }
+  for (const CpuLoad& c : cpu)
+    r.evidence.push_back({"CPU load during the pair test", c.describe(), "", "node " + c.host});
+  if (!cpu.empty()) {
+    Json loads = Json::array();
+    for (const CpuLoad& c : cpu) loads.push_back(toJson(c));
+    r.metrics["cpu_load"] = loads;
   }
   size_t bad = 0;
   for (const PairRow& row : run.rows) {
@@ -83,11 +96,58 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
   return p;
 }
 
+namespace {
+
+// Each node's CPU load over the phase: its leader rank samples procfs at both ends; every rank gets every
+// node's figures, so all ranks analyse alike. The job's own ranks are left out of "other processes" by pid
+// (every rank's, since ranks of several simulated nodes can share one kernel), with their parents.
+class CpuWatch {
+ public:
+  CpuWatch(Bootstrap& boot, const std::vector<std::string>& hostOfRank, const std::string& procRoot)
+      : boot_(boot), nodes_(groupByHost(hostOfRank)), root_(procRoot) {
+    // The ranks and their parents (Open MPI's orted/prted, or mpirun) are the job, not contention.
+    for (const std::string& pids : boot.allGather(fmt::format("{} {}", getpid(), getppid()))) {
+      int self = 0, parent = 0;
+      std::istringstream(pids) >> self >> parent;
+      jobPids_.insert({self, parent});
+    }
+    leader_ = nodes_.leader[static_cast<size_t>(nodes_.nodeOfRank[static_cast<size_t>(boot.rank())])] == boot.rank();
+    if (leader_) before_ = takeCpuSnapshot(root_);
+  }
+
+  std::vector<CpuLoad> finish() {
+    std::string mine;
+    if (leader_) {
+      CpuLoad c = cpuLoadBetween(before_, takeCpuSnapshot(root_), jobPids_, static_cast<double>(sysconf(_SC_CLK_TCK)));
+      c.host = hostName();
+      mine = toJson(c).dump();
+    }
+    std::vector<CpuLoad> out(static_cast<size_t>(nodes_.nodeCount()));
+    std::vector<std::string> all = boot_.allGather(mine);
+    for (int n = 0; n < nodes_.nodeCount(); ++n) {
+      out[static_cast<size_t>(n)] = cpuLoadFromJson(Json::parse(all[static_cast<size_t>(nodes_.leader[n])]));
+      out[static_cast<size_t>(n)].host = nodes_.hosts[static_cast<size_t>(n)];  // the name the matrix uses
+    }
+    return out;
+  }
+
+ private:
+  Bootstrap& boot_;
+  NodeMap nodes_;
+  std::string root_;
+  std::set<int> jobPids_;
+  bool leader_ = false;
+  CpuSnapshot before_;
+};
+
+}  // namespace
+
 PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<std::string>& hostOfRank,
                          const PairOptions& opts, const Thresholds& limits, const std::vector<NodeLinks>& links,
                          int portsUsed, const std::function<void(int, int)>& onRound) {
+  CpuWatch watch(boot, hostOfRank, opts.procRoot);
   PairRun run = runPairs(engine, boot, hostOfRank, opts, onRound);
-  PairsPhase first = analyzePairRun(run, opts, engine.key(), limits, links, portsUsed);
+  PairsPhase first = analyzePairRun(run, opts, engine.key(), limits, links, portsUsed, watch.finish());
   // Confirmation: every pair outside limits (fail or warn) is measured once more, alone, and the better of its two
   // measurements counts. A transient (another process on a shared host, a scheduler stall, a burst of someone
   // else's traffic) does not repeat; a slow NIC, cable or port does. Every rank holds the same rows and the analysis is
@@ -119,7 +179,7 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
       }
   run.roundSeconds.insert(run.roundSeconds.end(), again.roundSeconds.begin(), again.roundSeconds.end());
   run.seconds += again.seconds;
-  return analyzePairRun(std::move(run), opts, engine.key(), limits, links, portsUsed);
+  return analyzePairRun(std::move(run), opts, engine.key(), limits, links, portsUsed, watch.finish());
 }
 
 }  // namespace pf::check

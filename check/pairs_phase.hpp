@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu_load.hpp"
 #include "pair_analysis.hpp"
 #include "pair_driver.hpp"
 #include "thresholds.hpp"
@@ -18,6 +19,7 @@ struct PairsPhase {
   Result result;  ///< kind "pairs"; skipped with the reason when there are fewer than 2 nodes
   PairAnalysis analysis;
   std::vector<PairRow> rows;  ///< analysed rows (also in result.rows)
+  std::vector<CpuLoad> cpu;   ///< each node's CPU load over the phase, by node index (empty: not sampled)
 };
 
 /// Runs and analyses the matrix on every rank (a collective call).
@@ -28,7 +30,8 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
                          int portsUsed, const std::function<void(int, int)>& onRound = {});
 
 /// Analyses already-measured rows into the phase's result (used by runPairsPhase and by tests).
+/// @param cpu each node's CPU load while the pairs ran (contention.hpp); empty when not sampled
 PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::string& engine, const Thresholds& limits,
-                          const std::vector<NodeLinks>& links, int portsUsed);
+                          const std::vector<NodeLinks>& links, int portsUsed, const std::vector<CpuLoad>& cpu = {});
 
 }  // namespace pf::check

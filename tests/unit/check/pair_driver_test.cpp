@@ -54,6 +54,14 @@ FakePairEngine::OnPrepare logPairs(CallLog& log) {
   };
 }
 
+// This build machine's own load must not decide these tests: the CPU load is read from a root without procfs
+// (no processes, no load). Contention has its own tests (contention_test.cpp).
+PairOptions quietOptions() {
+  PairOptions o;
+  o.procRoot = "/nonexistent/preflight-test-root";
+  return o;
+}
+
 // Runs the phase on `hosts.size()` thread ranks; returns rank 0's outcome.
 PairsPhase runOnThreads(const std::vector<std::string>& hosts, CallLog& log, const std::set<int>& slow,
                         std::pair<int, int> transient = {-1, -1}) {
@@ -67,7 +75,7 @@ PairsPhase runOnThreads(const std::vector<std::string>& hosts, CallLog& log, con
       FakePairEngine engine(wire, false, logPairs(log));
       engine.init(*boots[static_cast<size_t>(r)], LauncherEnv{});
       out[static_cast<size_t>(r)] =
-          runPairsPhase(engine, *boots[static_cast<size_t>(r)], hosts, PairOptions{}, Thresholds{}, {}, 1);
+          runPairsPhase(engine, *boots[static_cast<size_t>(r)], hosts, quietOptions(), Thresholds{}, {}, 1);
     });
   for (auto& t : threads) t.join();
   // Every rank ends with the same rows.
