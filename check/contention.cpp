@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace pf::check {
 namespace {
@@ -15,11 +16,14 @@ bool networkFinding(const Finding& f) {
   return f.check == "pairs.node_bandwidth" || f.check == "pairs.node_latency" || f.check == "pairs.link";
 }
 
-// The rows a finding is about: a node's pairs at the finding's level, or the one link.
-std::vector<PairRow*> rowsOf(const Finding& f, std::vector<PairRow>& rows) {
+// The rows a finding is about: a node's pairs at the finding's level, less those with another node that a
+// finding of its own already explains (a healthy node's pair with the slow node is that node's), or the link.
+std::vector<PairRow*> rowsOf(const Finding& f, std::vector<PairRow>& rows, const std::set<std::string>& slowNodes) {
   std::vector<PairRow*> out;
   for (PairRow& r : rows) {
-    const bool node = f.hosts.size() == 1 && (r.host_a == f.hosts[0] || r.host_b == f.hosts[0]);
+    const std::string& other = r.host_a == f.hosts[0] ? r.host_b : r.host_a;
+    const bool node =
+        f.hosts.size() == 1 && (r.host_a == f.hosts[0] || r.host_b == f.hosts[0]) && !slowNodes.count(other);
     const bool link = f.hosts.size() == 2 && ((r.host_a == f.hosts[0] && r.host_b == f.hosts[1]) ||
                                               (r.host_a == f.hosts[1] && r.host_b == f.hosts[0]));
     if ((node || link) && r.status == f.status) out.push_back(&r);
@@ -42,6 +46,9 @@ void attributeContention(PairAnalysis& a, std::vector<PairRow>& rows, const std:
     if (c.contended()) busy.push_back(c.host);
   }
   const bool runContended = 2 * busy.size() > cpu.size();
+  std::set<std::string> slowNodes;
+  for (const Finding& f : a.findings)
+    if (f.hosts.size() == 1 && networkFinding(f)) slowNodes.insert(f.hosts[0]);
 
   for (Finding& f : a.findings) {
     if (!networkFinding(f)) continue;
@@ -49,7 +56,7 @@ void attributeContention(PairAnalysis& a, std::vector<PairRow>& rows, const std:
     for (const std::string& h : f.hosts)
       if (auto it = byHost.find(h); it != byHost.end() && it->second->contended()) loads.push_back(it->second);
     if (loads.empty()) continue;
-    std::vector<PairRow*> mine = rowsOf(f, rows);
+    std::vector<PairRow*> mine = rowsOf(f, rows, slowNodes);
     double worstPct = 100;
     for (const PairRow* r : mine) worstPct = std::min(worstPct, r->pct_of_expected.value_or(0));
     for (const CpuLoad* c : loads) addCpuEvidence(f, *c);

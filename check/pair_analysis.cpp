@@ -37,6 +37,8 @@ void judgeRow(PairRow& r, const Expectation& e, const PairLimits& l) {
       raise(Status::kFail, fmt::format("bandwidth {:.3f} GB/s is {:.0f}% of the expected {:.3f} GB/s (fail below "
                                        "{:.0f}%)",
                                        bw, 100 * frac, *e.bwGbps, 100 * l.bwFailFraction));
+    else if (frac < l.bwWarnFraction && z > -l.bwSpreadFailZ)
+      ;  // below the warning fraction but as close to the median as healthy pairs are: noise, not a finding
     else if (frac < l.bwWarnFraction)
       raise(Status::kWarn, fmt::format("bandwidth {:.3f} GB/s is {:.0f}% of the expected {:.3f} GB/s (warn below "
                                        "{:.0f}%)",

@@ -22,8 +22,9 @@ struct PairLimits {
   double latFailFactor = 5.0;    ///< fail a pair above this multiple of the expected latency ...
   double latWarnFactor = 2.5;    ///< ... warn above this one ...
   double latSlackUs = 100;       ///< ... and never for less than this many microseconds above it
-  /// A pair below bwFailFraction fails only when it is also this many robust deviations (log scale) below the
-  /// healthy pairs' median, where their spread is known: a pair within the majority's own noise is a warning.
+  /// A pair below bwFailFraction fails (below bwWarnFraction warns) only when it is also this many robust
+  /// deviations (log scale) below the healthy pairs' median, where their spread is known: a pair within the
+  /// majority's own noise is a warning (a pass above the fail fraction).
   double bwSpreadFailZ = 3.5;
   double bwMinGbps = 0;  ///< absolute floor (0 = none)
   double latMaxUs = 0;   ///< absolute ceiling (0 = none)

@@ -9,6 +9,8 @@
 #             pairs.node_latency or pairs.link result), exit 0, and the CPU load with the hogs is in the document
 #   hog_all   hogs in every node, 2 runs: the same, and the run is called unreliable (pairs.cpu_contention warn)
 #   hog_slow  hogs in node1 and node2 slowed to 200 Mbit/s: exit 1, node2 alone named for its network
+#   eight_slow  8 nodes, node5 slowed to 200 Mbit/s, no hogs (PF_RUNS runs, 2 by default): every run exits 1
+#             and names node5 and nothing else (one run in six used to fail a healthy link as well)
 # Environment (from CMake): PF_BIN, PF_PYTHON.
 source "$(dirname "$0")/cluster.sh"
 PY=${PF_PYTHON:-python3}
@@ -86,6 +88,21 @@ case "$1" in
     grep -q "check.pairs.node_bandwidth" "$WORK/s.out" && grep -q "failing: node2$" "$WORK/s.out" ||
       { cat "$WORK/s.out"; fail "node2 is not named alone for its network"; }
     echo "PASS: the slowed node is named despite the hogs"
+    ;;
+  eight_slow)
+    pf_cluster_up 8 || fail "cannot create the cluster"
+    trap cleanup_all EXIT
+    pf_cluster_slow 5 200mbit || fail "tc tbf failed"
+    runs=${PF_RUNS:-2}
+    for i in $(seq "$runs"); do
+      t0=$(date +%s)
+      run "$WORK/e$i"; rc=$?
+      echo "run $i: exit $rc in $(($(date +%s) - t0)) s, $(grep -m1 -o 'failing: .*' "$WORK/e$i.out")"
+      verdicts "$WORK/e$i.json" node5 || fail "run $i: a network verdict for a node other than the slowed node5"
+      [ $rc = 1 ] && grep -q "failing: node5$" "$WORK/e$i.out" ||
+        { cat "$WORK/e$i.out"; fail "run $i: exit $rc, not node5 alone"; }
+    done
+    echo "PASS: $runs runs on 8 nodes name node5 and nothing else"
     ;;
   *) fail "unknown case '$1'" ;;
 esac

@@ -185,6 +185,24 @@ TEST(Contention, AWhollyBusyRunIsUnreliableNotFailed) {
   EXPECT_THAT(a.findings[1].message, HasSubstr("unreliable"));
 }
 
+// Run 19 of 20 on 8 simulated nodes: node5 shaped to 200 Mbit/s, every node busy, node4's small messages slow.
+// node4's pair with node5 is node5's doing; the rest of node4's slowness is contention.
+TEST(Contention, APairWithTheSlowNodeDoesNotKeepAnotherNodesNetworkVerdict) {
+  auto m = makeMatrix(8, 1.0, {5}, {}, 0.025);
+  for (PairRow& r : m.rows)
+    if ((r.host_a == "node4" || r.host_b == "node4") && r.host_a != "node5" && r.host_b != "node5") r.lat_us = 1900;
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
+  std::set<std::string> named;  // node4's own finding may say bandwidth: its pair with node5 is among its failures
+  for (const Finding& f : a.findings) named.insert(f.hosts.at(0));
+  ASSERT_EQ(named, (std::set<std::string>{"node4", "node5"}));
+  attributeContention(a, m.rows, loads(8, {0, 1, 2, 3, 4, 5, 6, 7}));
+  std::set<std::string> after;
+  for (const Finding& f : a.findings)
+    if (!f.hosts.empty()) after.insert(f.check + " " + f.hosts.at(0));
+  EXPECT_EQ(after, (std::set<std::string>{"pairs.node_bandwidth node5", "pairs.cpu_contention node4"}));
+  EXPECT_EQ(a.status, Status::kFail);  // node5's network verdict stands
+}
+
 TEST(Contention, NoSamplesChangeNothing) {
   auto m = makeMatrix(4, 1.0, {1}, {}, 0.3);
   PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});

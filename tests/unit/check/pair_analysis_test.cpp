@@ -120,11 +120,16 @@ TEST(PairAnalysis, AHealthyPairWithinTheMajoritysSpreadIsNotFailed) {
       if ((r.node_a == 3 && r.node_b == 5) || (r.node_a == 5 && r.node_b == 3)) link = &r;
     ASSERT_NE(link, nullptr);
     link->bw_a_to_b_gbps = link->bw_b_to_a_gbps = 0.36;  // 45% of the healthy median
+    PairRow* warnish = nullptr;  // 0.55 GB/s, 69%: below the warning fraction, inside the spread
+    for (PairRow& r : m.rows)
+      if ((r.node_a == 0 && r.node_b == 1) || (r.node_a == 1 && r.node_b == 0)) warnish = &r;
+    warnish->bw_a_to_b_gbps = warnish->bw_b_to_a_gbps = 0.55;
     PairAnalysis a = analyzePairs(m.rows, m.nodes, PairLimits{});
     ASSERT_TRUE(a.expected.bwLogSpread);
     EXPECT_LT(0.36 / *a.expected.bwGbps, 0.5) << "the link must be below the fixed fail fraction for this to test";
     EXPECT_EQ(link->status, Status::kWarn) << link->reason;
     EXPECT_THAT(link->reason, HasSubstr("within the healthy pairs' own spread"));
+    EXPECT_EQ(warnish->status, Status::kPass) << warnish->reason;
     for (const Finding& f : a.findings)
       if (f.status == Status::kFail) {
         EXPECT_TRUE(slowNode);
