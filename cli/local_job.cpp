@@ -88,12 +88,14 @@ int runLocalJob(const std::vector<std::string>& args, const std::string& command
       killAt = now + std::chrono::seconds(kGraceSeconds);
     }
     timespec tick{0, 200'000'000};
-    const int sig = sigtimedwait(&wanted, nullptr, &tick);
+    siginfo_t info = {};
+    const int sig = sigtimedwait(&wanted, &info, &tick);
     if (sig <= 0 || sig == SIGCHLD) continue;
-    // A second signal is not forwarded again: mpirun takes a second SIGINT as "abort without cleanup".
+    // Once only: mpirun takes repeated SIGINTs as "abort without cleanup". Nor when the terminal sent it
+    // (Ctrl-C, SI_KERNEL): it went to mpirun and the ranks in the same process group already.
     if (!forwarded) {
       forwarded = sig;
-      kill(child, sig);
+      if (info.si_code != SI_KERNEL) kill(child, sig);
       killAt = Clock::now() + std::chrono::seconds(kGraceSeconds);
     }
   }

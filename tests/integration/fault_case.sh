@@ -35,9 +35,19 @@ waitfor() {
   return 1
 }
 
-two_ranks() { [[ $(pgrep -P "$mpirun" | wc -l) -eq 2 ]]; }
-# start ARGS...: preflight ARGS --local-ranks 2 in the background, bounded at 120 s; sets launcher, mpirun, ranks
-# (ranks[i] is the pid of rank i) once both ranks run.
+# two_ranks: true once mpirun's two children run preflight, and sets ranks[i] to the pid of rank i. A child
+# read before its exec still has mpirun's environment, without the rank: not yet.
+two_ranks() {
+  ranks=()
+  local pid r
+  for pid in $(pgrep -P "$mpirun"); do
+    r=$(tr '\0' '\n' < "/proc/$pid/environ" 2> /dev/null | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
+    [[ -n $r ]] && ranks[r]=$pid
+  done
+  [[ -n ${ranks[0]:-} && -n ${ranks[1]:-} ]]
+}
+# start ARGS...: preflight ARGS --local-ranks 2 in the background, bounded at 120 s; sets launcher, mpirun and
+# ranks once both ranks run.
 start() {
   # A process group of its own, for cleanup; in the background setsid execs at once, so $! is timeout's pid.
   setsid timeout -s KILL 120 "$PF_BIN" "$@" --local-ranks 2 > "$work/out.txt" 2> "$work/err.txt" &
@@ -48,11 +58,6 @@ start() {
   mpirun=$(pgrep -P "$launcher")
   [[ $mpirun =~ ^[0-9]+$ ]] || fail "the launcher has no single child (mpirun): $mpirun"
   waitfor 30 two_ranks || fail "the two ranks did not start"
-  ranks=()
-  for pid in $(pgrep -P "$mpirun"); do
-    r=$(tr '\0' '\n' < "/proc/$pid/environ" | sed -n 's/^OMPI_COMM_WORLD_RANK=//p')
-    ranks[$r]=$pid
-  done
 }
 # finish: waits for the job, sets rc and took (seconds from the harm to the end of every process).
 finish() {
