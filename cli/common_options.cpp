@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <iostream>
+
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
 
@@ -56,7 +58,25 @@ reports::Outputs CommonOptions::makeOutputs() const {
   if (!junit.empty()) specs.push_back({"junit", junit});
   reports::ReportOptions o = view;
   o.strict = strict;
-  return reports::Outputs(specs, o);
+  reports::Outputs outputs(specs, o);
+  std::lock_guard lock(partial->mutex);
+  partial->write = outputs.partialWriter();
+  return outputs;
+}
+
+std::vector<std::string> CommonOptions::writePartial(const std::string& why, ExitCode code) const {
+  reports::Outputs::PartialWriter write;
+  {
+    std::lock_guard lock(partial->mutex);
+    write = partial->write;
+  }
+  if (!write) return {};
+  try {
+    return write(why, code);
+  } catch (const Error& e) {  // a full disk: the process is ending anyway, say why the document is older
+    std::cerr << fmt::format("preflight: cannot write the partial document: {}", e.what()) << std::endl;
+    return {};
+  }
 }
 
 Environment CommonOptions::environment() const {

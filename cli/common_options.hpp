@@ -14,7 +14,10 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "outputs.hpp"
 #include "pf/environment.hpp"
@@ -29,6 +32,14 @@ struct CommonOptions {
   double timeoutSeconds = 0;
   reports::ReportOptions view;  ///< command-specific display switches (--verbose, --iter-columns) set here too
 
+  /// The partial writer of the Outputs made last, for runOnRanks' signal and --timeout threads: they read it
+  /// while the command runs, hence the lock.
+  struct PartialHook {
+    std::mutex mutex;
+    reports::Outputs::PartialWriter write;
+  };
+  std::shared_ptr<PartialHook> partial = std::make_shared<PartialHook>();
+
   /// --format, --output, --json, --junit.
   void addOutputs(CLI::App& app);
   void addStrict(CLI::App& app);
@@ -39,8 +50,11 @@ struct CommonOptions {
 
   /// Checks formats and paths before anything runs. @throws UsageError naming the option and what to change
   void validateOutputs() const;
-  /// The reporters the options ask for, ready for begin(). Rank 0 only.
+  /// The reporters the options ask for, ready for begin(). Rank 0 only. Registers their partial writer.
   reports::Outputs makeOutputs() const;
+  /// Writes the documents so far, marked partial (from another thread); returns the files written, none
+  /// when no Outputs is alive or a file cannot be written.
+  std::vector<std::string> writePartial(const std::string& why, ExitCode code) const;
   /// The environment: --env-file's, or the process's.
   Environment environment() const;
 };

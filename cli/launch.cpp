@@ -5,33 +5,31 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
-#include <condition_variable>
-#include <cstdlib>
-#include <cstring>
 #include <iostream>
-#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "local_job.hpp"
 #include "pf/bootstrap_factory.hpp"
 #include "pf/error.hpp"
 #include "pf/log.hpp"
 #include "pf/timer.hpp"
+#include "run_guards.hpp"
 
 namespace pf::cli {
 
-void relaunchLocally(int localRanks, const Invocation& inv, const LauncherEnv& env) {
-  if (localRanks <= 1) return;
+std::optional<int> relaunchLocally(int localRanks, const std::string& command, double timeoutSeconds,
+                                   const Invocation& inv, const LauncherEnv& env) {
+  if (localRanks <= 1) return std::nullopt;
   if (env.spawned) {
     // Already launched: honour the launcher's world instead of nesting mpirun inside it.
     if (env.world_size != localRanks)
       PF_LOG_WARN("launch", "--local-ranks {} ignored: {} already started {} ranks", localRanks, env.launcher,
                   env.world_size);
-    return;
+    return std::nullopt;
   }
   if (!haveMpi())
     throw UsageError(
@@ -47,6 +45,10 @@ void relaunchLocally(int localRanks, const Invocation& inv, const LauncherEnv& e
   if (geteuid() == 0) args.push_back("--allow-run-as-root");
   // Ranks on a shared machine must yield when idle, or busy-polling neighbours distort every timing.
   args.insert(args.end(), {"--mca", "mpi_yield_when_idle", "1"});
+  // When a rank dies or mpirun is interrupted, mpirun sends the others SIGCONT, SIGTERM and SIGKILL, this
+  // many seconds apart. Between the last two, rank 0 writes its partial document (SignalGuard): Open MPI's
+  // 1 s default left too little room on a loaded machine; each second more is a second more to exit.
+  args.insert(args.end(), {"--mca", "odls_base_sigkill_timeout", "2"});
   char self[4096] = {};
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   args.push_back(n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string((*inv.argv)[0]));
@@ -59,12 +61,8 @@ void relaunchLocally(int localRanks, const Invocation& inv, const LauncherEnv& e
     if (a.rfind("--local-ranks=", 0) == 0) continue;
     args.push_back(a);
   }
-  std::vector<char*> cargs;
-  for (std::string& a : args) cargs.push_back(a.data());
-  cargs.push_back(nullptr);
   PF_LOG_INFO("launch", "relaunching through {} with {} ranks", PF_MPIEXEC, localRanks);
-  execv(cargs[0], cargs.data());
-  throw SystemError(fmt::format("cannot run {}: {}", PF_MPIEXEC, std::strerror(errno)));
+  return runLocalJob(args, command, timeoutSeconds);
 }
 
 std::unique_ptr<Bootstrap> startBootstrap(const Invocation& inv, const LauncherEnv& env) {
@@ -98,49 +96,17 @@ Context gatherContext(const std::string& command, const Invocation& inv, Bootstr
   return c;
 }
 
-namespace {
-// --timeout: a collective that hangs (a dead peer, a wedged NIC) cannot be interrupted from the thread that
-// called it, so a watchdog thread ends the job. Under MPI abortAll takes every rank down with exit code 4;
-// alone, the process ends itself the same way. It never fires once the command has returned.
-class Watchdog {
- public:
-  Watchdog(double seconds, const std::string& command, Bootstrap& boot) {
-    if (seconds <= 0) return;
-    thread_ = std::thread([this, seconds, command, &boot] {
-      std::unique_lock<std::mutex> lock(mutex_);
-      if (cv_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) return;
-      std::cerr << fmt::format("preflight {}: rank {} on {}: timed out after {:g} s (--timeout)", command, boot.rank(),
-                               hostName(), seconds)
-                << std::endl;
-      boot.abortAll(static_cast<int>(ExitCode::kTimeout));
-      std::_Exit(static_cast<int>(ExitCode::kTimeout));
-    });
-  }
-  ~Watchdog() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
-}  // namespace
-
 int runOnRanks(const std::string& command, const Invocation& inv, const CommonOptions& common,
                const std::function<int(Bootstrap&, const LauncherEnv&)>& body) {
   Environment env = Environment::fromProcess();
   LauncherEnv launcher = detectLauncher(env);
-  relaunchLocally(common.localRanks, inv, launcher);
-  auto boot = startBootstrap(inv, launcher);
-  Watchdog watchdog(common.timeoutSeconds, command, *boot);
+  if (std::optional<int> code = relaunchLocally(common.localRanks, command, common.timeoutSeconds, inv, launcher))
+    return *code;
+  std::unique_ptr<Bootstrap> boot;  // outlives the watchdog, which may call abortAll on it
+  Watchdog watchdog(common.timeoutSeconds, command, common, launcher);
+  boot = startBootstrap(inv, launcher);
+  watchdog.attach(*boot);
+  SignalGuard signals(command, boot->rank(), common);
   try {
     return body(*boot, launcher);
   } catch (const UsageError&) {

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "command.hpp"
@@ -18,10 +19,12 @@
 
 namespace pf::cli {
 
-/// When `localRanks` > 1 and no launcher started us, replaces this process with
-/// `mpirun -np localRanks <this binary> <same arguments without --local-ranks>` and never returns.
-/// Returns normally when nothing needs relaunching. @throws UsageError under a launcher or without MPI.
-void relaunchLocally(int localRanks, const Invocation& inv, const LauncherEnv& env);
+/// When `localRanks` > 1 and no launcher started us, runs
+/// `mpirun -np localRanks <this binary> <same arguments without --local-ranks>` to its end (runLocalJob) and
+/// returns the exit code for this process, which launched the job and measured nothing itself.
+/// Returns nothing when no relaunch is needed. @throws UsageError without MPI.
+std::optional<int> relaunchLocally(int localRanks, const std::string& command, double timeoutSeconds,
+                                   const Invocation& inv, const LauncherEnv& env);
 
 /// Starts the bootstrap: MPI when this build has it, else a single local rank.
 /// @throws UsageError when the launcher started N ranks but MPI sees a different world (an MPI mismatch, e.g.

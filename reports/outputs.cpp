@@ -2,6 +2,8 @@
 // Copyright (c) 2026 The Preflight authors
 #include "outputs.hpp"
 
+#include <chrono>
+
 #include "pf/report_io.hpp"
 
 namespace pf::reports {
@@ -10,24 +12,28 @@ Outputs::Outputs(const std::vector<OutputSpec>& specs, const ReportOptions& opti
   for (const OutputSpec& s : specs) {
     auto reporter = makeReporter(s.format, options);
     checkWritable(s.path);
-    sinks_.emplace_back(std::move(reporter), Output(s.path));
+    state_->sinks.emplace_back(std::move(reporter), Output(s.path));
   }
 }
 
 void Outputs::begin(const Context& context) {
-  for (auto& [r, out] : sinks_) r->begin(context, out);
+  std::lock_guard lock(state_->mutex);
+  for (auto& [r, out] : state_->sinks) r->begin(context, out);
 }
 
 void Outputs::rows(const Result& running, std::size_t first) {
-  for (auto& [r, out] : sinks_) r->rows(running, first, out);
+  std::lock_guard lock(state_->mutex);
+  for (auto& [r, out] : state_->sinks) r->rows(running, first, out);
 }
 
 void Outputs::result(const Result& finished) {
-  for (auto& [r, out] : sinks_) r->result(finished, out);
+  std::lock_guard lock(state_->mutex);
+  for (auto& [r, out] : state_->sinks) r->result(finished, out);
 }
 
 void Outputs::end(const RunReport& report) {
-  for (auto& [r, out] : sinks_) {
+  std::lock_guard lock(state_->mutex);
+  for (auto& [r, out] : state_->sinks) {
     r->end(report, out);
     out.close();
   }
@@ -40,6 +46,20 @@ void Outputs::replay(const RunReport& report) {
     result(r);
   }
   end(report);
+}
+
+Outputs::PartialWriter Outputs::partialWriter() const {
+  return [weak = std::weak_ptr<State>(state_)](const std::string& why, ExitCode code) {
+    std::vector<std::string> written;
+    std::shared_ptr<State> state = weak.lock();
+    if (!state) return written;
+    std::unique_lock lock(state->mutex, std::chrono::seconds(2));
+    if (!lock.owns_lock()) return written;
+    for (auto& [r, out] : state->sinks) {
+      if (out.toFile() && r->interrupted(why, code, out)) written.push_back(out.path());
+    }
+    return written;
+  };
 }
 
 }  // namespace pf::reports

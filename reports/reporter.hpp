@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "pf/error.hpp"
 #include "pf/registry.hpp"
 #include "pf/result.hpp"
 
@@ -61,6 +62,9 @@ class Reporter : public Registered {
   virtual void rows(const Result& /*running*/, std::size_t /*first*/, Output& /*out*/) {}
   virtual void result(const Result& /*finished*/, Output& /*out*/) {}
   virtual void end(const RunReport& report, Output& out) = 0;
+  /// The run is being stopped before end() (SIGINT, SIGTERM, --timeout): a file output writes what it has now,
+  /// marked partial, with `why` and `code` in it, and returns true. The process ends right after.
+  virtual bool interrupted(const std::string& /*why*/, ExitCode /*code*/, Output& /*out*/) { return false; }
 
  protected:
   const ReportOptions& options() const { return options_; }

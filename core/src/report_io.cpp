@@ -19,6 +19,18 @@
 #include "pf/error.hpp"
 
 namespace pf {
+namespace {
+
+// A full disk or a failing device is the environment failing at run time (exit 3); anything else here is a
+// path the user can change (exit 2). Either way the previous file is still whole: only the temporary was written.
+[[noreturn]] void throwWriteError(const std::string& path, int err) {
+  std::string what =
+      fmt::format("cannot write '{}': {} (the previous file, if any, is unchanged)", path, std::strerror(err));
+  if (err == ENOSPC || err == EDQUOT || err == EIO) throw SystemError(what);
+  throw UsageError(what);
+}
+
+}  // namespace
 
 void writeFileAtomic(const std::string& path, const std::string& content) {
   if (path == "-") {
@@ -40,7 +52,7 @@ void writeFileAtomic(const std::string& path, const std::string& content) {
       int err = errno;
       ::close(fd);
       ::unlink(tmpl.c_str());
-      throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+      throwWriteError(path, err);
     }
     done += static_cast<size_t>(n);
   }
@@ -49,7 +61,7 @@ void writeFileAtomic(const std::string& path, const std::string& content) {
   if (::fsync(fd) != 0 || ::close(fd) != 0 || std::rename(tmpl.c_str(), path.c_str()) != 0) {
     int err = errno;
     ::unlink(tmpl.c_str());
-    throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+    throwWriteError(path, err);
   }
 }
 
@@ -64,6 +76,16 @@ void checkWritable(const std::string& path) {
   if (::access(dir.c_str(), W_OK) != 0)
     throw UsageError(fmt::format("cannot write '{}': directory '{}' is not writable", path, dir.string()));
   if (fs::is_directory(path, ec)) throw UsageError(fmt::format("cannot write '{}': it is a directory", path));
+  // access() passes root everywhere and says nothing of space: write one byte beside the target, as the
+  // final write will, so a read-only mount or a full disk is known before anything is measured.
+  std::string probe = (dir / ".preflight-probe.XXXXXX").string();
+  int fd = mkstemp(probe.data());
+  if (fd < 0) throw UsageError(fmt::format("cannot write '{}': {} in '{}'", path, std::strerror(errno), dir.string()));
+  const bool wrote = ::write(fd, "\n", 1) == 1;
+  const int err = errno;
+  ::close(fd);
+  ::unlink(probe.c_str());
+  if (!wrote) throw UsageError(fmt::format("cannot write '{}': {} in '{}'", path, std::strerror(err), dir.string()));
 }
 
 void writeReport(const RunReport& report, const std::string& path) {

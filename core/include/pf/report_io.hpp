@@ -12,11 +12,13 @@
 namespace pf {
 
 /// Writes `content` to `path` atomically; "-" writes to stdout.
-/// @throws UsageError when the directory does not exist or is not writable (the message names the path).
+/// @throws UsageError when the directory does not exist or is not writable (the message names the path);
+/// SystemError when the disk is full or fails. The previous file at `path` is left whole either way.
 void writeFileAtomic(const std::string& path, const std::string& content);
 
 /// Fails early, before a long run, when `path` could not be written later ("-" is always fine).
-/// @throws UsageError naming the path when its directory is missing or not writable.
+/// @throws UsageError naming the path when its directory is missing, not writable (a read-only mount too), or
+/// full: it writes, and removes, a one-byte file there.
 void checkWritable(const std::string& path);
 
 /// Serialises `report` (pretty-printed) and writes it atomically to `path` ("-" = stdout).

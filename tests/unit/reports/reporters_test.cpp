@@ -111,5 +111,37 @@ TEST(Reporters, JsonFileIsRewrittenPartialWhileRowsArrive) {
   std::remove(path.c_str());
 }
 
+TEST(Reporters, PartialWriterWritesTheRunningResultAtOnceAndNothingOnceGone) {
+  const std::string path = ::testing::TempDir() + "pf_interrupted_test.json";
+  std::remove(path.c_str());
+  RunReport r = sweepReport();
+  Outputs::PartialWriter write;
+  {
+    Outputs out({{"json", path}, {"table", "-"}}, ReportOptions{});  // 5 s between snapshots: none here
+    testing::internal::CaptureStdout();
+    out.begin(r.context);
+    Result running = r.results[0];
+    running.rows.erase(1);
+    out.rows(running, 0);
+    testing::internal::GetCapturedStdout();
+    write = out.partialWriter();
+    // The signal or --timeout thread: only the file output is written, and it has the row measured so far.
+    EXPECT_EQ(write("stopped by SIGTERM", ExitCode::kRuntime), std::vector<std::string>{path});
+    RunReport partial = readReport(path);
+    ASSERT_EQ(partial.results.size(), 1u);
+    EXPECT_EQ(partial.results[0].rows.size(), 1u);
+    EXPECT_EQ(partial.results[0].message, "partial: stopped by SIGTERM");
+    EXPECT_EQ(partial.context.extra.value("partial_reason", ""), "partial: stopped by SIGTERM");
+    out.result(r.results[0]);
+    EXPECT_EQ(write("timed out", ExitCode::kTimeout), std::vector<std::string>{path});
+    partial = readReport(path);
+    EXPECT_EQ(partial.exit_code, 4);
+    EXPECT_EQ(partial.results.size(), 1u);  // the finished result, no running one after it
+    EXPECT_EQ(partial.results[0].rows.size(), 2u);
+  }
+  EXPECT_TRUE(write("late", ExitCode::kRuntime).empty());  // the Outputs has gone: nothing is written
+  std::remove(path.c_str());
+}
+
 }  // namespace
 }  // namespace pf::reports
