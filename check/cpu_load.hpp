@@ -53,7 +53,7 @@ struct CpuSnapshot {
   double seconds = 0;       ///< steady clock
   uint64_t totalTicks = 0;  ///< all CPUs: user..steal
   uint64_t stealTicks = 0;
-  uint64_t idleTicks = 0;       ///< idle + iowait
+  uint64_t idleTicks = 0;  ///< idle + iowait
   int cpus = 0;
   int procsRunning = 0;
   double load1 = 0;

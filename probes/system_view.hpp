@@ -26,9 +26,10 @@ class SystemView {
 
   /// The host path of an absolute path inside the view ("/sys/class/net" -> ROOT/sys/class/net).
   std::filesystem::path path(std::string_view abs) const;
-  /// A file's contents with trailing whitespace removed; nullopt when it is missing or unreadable.
+  /// A file's contents with trailing whitespace removed, bytes outside valid UTF-8 read as '?' (values go into
+  /// documents); nullopt when it is missing or unreadable.
   std::optional<std::string> read(std::string_view abs) const;
-  /// The entries of a directory (names only, sorted); empty when it is missing.
+  /// The entries of a directory (names only, sorted, those that are valid UTF-8); empty when it is missing.
   std::vector<std::string> list(std::string_view absDir) const;
   bool exists(std::string_view abs) const;
   /// The target of a symbolic link as stored (relative targets stay relative); nullopt when not a link.

@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <sstream>
 
@@ -128,7 +129,12 @@ void attachIpv6(const SystemView& sys, std::vector<NetInterface>& ifs) {
   std::istringstream in(*text);
   std::string hex, idx, plen, scope, flags, name;
   while (in >> hex >> idx >> plen >> scope >> flags >> name) {
-    if (hex.size() != 32) continue;
+    // 32 hex digits and a hex prefix length; a hand-made capture can hold anything else, skipped like a
+    // malformed route (found by fuzz_procfs: std::stoul's invalid_argument ended the probe).
+    const auto hexDigits = [](const std::string& v) {
+      return std::all_of(v.begin(), v.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; });
+    };
+    if (hex.size() != 32 || !hexDigits(hex) || plen.empty() || plen.size() > 2 || !hexDigits(plen)) continue;
     in6_addr a{};
     for (int b = 0; b < 16; ++b) a.s6_addr[b] = static_cast<uint8_t>(std::stoul(hex.substr(2 * b, 2), nullptr, 16));
     char buf[INET6_ADDRSTRLEN] = {};

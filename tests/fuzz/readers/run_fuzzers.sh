@@ -6,7 +6,7 @@
 # Exit 77 = skipped (ctest SKIP_RETURN_CODE), with the reason on stdout.
 set -eu
 . "$(dirname "$0")/../fuzz_common.sh"
-targets="report thresholds launch_env nccl_conf"
+targets="report thresholds launch_env nccl_conf procfs"
 if [ "$1" = build ]; then
   cxx=$2 out=$3 src=$4 sources=$5
   require_libfuzzer "$cxx" "$out"

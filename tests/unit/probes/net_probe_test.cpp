@@ -62,6 +62,26 @@ TEST(NetProbe, VethOnlyNodeWarnsButDoesNotFail) {
   EXPECT_EQ(named.status, Status::kWarn) << named.message;
 }
 
+// Found by fuzz_procfs: a captured tree whose sysfs values are not UTF-8 made the probe's document unwritable
+// (nlohmann type_error 316, then std::terminate). SystemView reads such bytes as '?'; names that are not UTF-8
+// are not listed.
+TEST(NetProbe, BytesThatAreNotUtf8InACapturedTreeDoNotBreakTheDocument) {
+  TempTree t;
+  t.netIf("lo", 1, "unknown", 65536).netIf("ens1", 2, "up", 9000, "pci0000:00/0000:00:02.0");
+  t.ipv4({{"lo", "127.0.0.1", 8}, {"ens1", "10.0.0.2", 24}});
+  t.file("/sys/class/net/ens1/operstate", "u\xffp");
+  t.file("/sys/class/net/ens1/address", "02:00:\xc3\x28:00:00:01");
+  t.dir("/sys/class/net/bad\xfename");
+  Result r = runNet(t.root());
+  EXPECT_NO_THROW((void)toJson(r).dump());
+  ASSERT_NE(row(r, "ens1"), nullptr);
+  EXPECT_EQ((*row(r, "ens1"))["operstate"], "u?p");
+  EXPECT_EQ(row(r, "bad\xfename"), nullptr);
+  SystemView sys(t.root(), Environment(std::map<std::string, std::string>{}));
+  EXPECT_EQ(*sys.read("/sys/class/net/ens1/address"), "02:00:?(:00:00:01");
+  EXPECT_EQ(*sys.read("/sys/class/net/lo/operstate"), "unknown");  // valid text is untouched
+}
+
 TEST(NetProbe, DownInterfaceSelectedFails) {
   TempTree t;
   t.netIf("lo", 1, "unknown", 65536).netIf("ens1", 2, "up", 9000, "pci0000:00/0000:00:02.0");
