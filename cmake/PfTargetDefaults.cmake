@@ -4,6 +4,9 @@
 # Warnings are wrapped in $<COMPILE_LANGUAGE:CXX> so they never reach nvcc, whose host-compiler flags differ.
 option(PF_WERROR "Treat C++ compiler warnings as errors (CI configures with -DPF_WERROR=ON)" OFF)
 set(PF_CXX_WARNINGS -Wall -Wextra)
+# PF_SANITIZE=address,undefined (ci/sanitize.sh): every C++ target compiled and linked with those sanitizers,
+# UBSan's findings fatal, so any report fails the test that ran into it.
+set(PF_SANITIZE "" CACHE STRING "Sanitizers for every C++ target, as -fsanitize= takes them (empty: none)")
 
 # pf_target_defaults(TARGET): C++20 without GNU extensions, the project's warnings, and -Werror under PF_WERROR.
 # Libraries require C++20 PUBLIC (their headers need it); executables PRIVATE. Targets that compile nothing
@@ -23,6 +26,15 @@ function(pf_target_defaults target)
   set(flags ${PF_CXX_WARNINGS})
   if(PF_WERROR)
     list(APPEND flags -Werror)
+  endif()
+  if(PF_SANITIZE)
+    list(APPEND flags -fsanitize=${PF_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    # GCC's flow analysis sees the instrumented code and warns of uninitialised std::function members inside
+    # libstdc++'s <regex> that are initialised (seen with GCC 12 here); the normal build keeps the warning.
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+      list(APPEND flags -Wno-maybe-uninitialized)
+    endif()
+    target_link_options(${target} PRIVATE -fsanitize=${PF_SANITIZE})
   endif()
   target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${flags}>")
 endfunction()
