@@ -11,49 +11,11 @@
 #include <sstream>
 #include <system_error>
 
+#include "pf/utf8.hpp"
+
 namespace pf::probes {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// The length of the valid UTF-8 sequence at s[i], or 0 (RFC 3629: no overlong forms, no surrogates, nothing
-// above U+10FFFF, the same rules nlohmann::json enforces when a document is written).
-size_t utf8Length(const std::string& s, size_t i) {
-  const auto at = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = at(i);
-  if (c < 0x80) return 1;
-  const size_t len = c >= 0xC2 && c <= 0xDF ? 2 : (c & 0xF0) == 0xE0 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-  if (len == 0 || i + len > s.size()) return 0;
-  for (size_t k = 1; k < len; ++k)
-    if ((at(i + k) & 0xC0) != 0x80) return 0;
-  const unsigned char d = at(i + 1);
-  if ((c == 0xE0 && d < 0xA0) || (c == 0xED && d >= 0xA0) || (c == 0xF0 && d < 0x90) || (c == 0xF4 && d >= 0x90))
-    return 0;
-  return len;
-}
-
-// A file of a captured tree (`--sysfs-root`) can hold any bytes, and probes copy values into documents, which
-// must be valid UTF-8: a byte that does not belong to a valid sequence reads as '?'. Live sysfs is ASCII.
-std::string asUtf8(std::string s) {
-  for (size_t i = 0; i < s.size();) {
-    const size_t n = utf8Length(s, i);
-    if (n == 0) s[i] = '?';
-    i += n == 0 ? 1 : n;
-  }
-  return s;
-}
-
-bool isUtf8(const std::string& s) {
-  for (size_t i = 0; i < s.size();) {
-    const size_t n = utf8Length(s, i);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
-
-}  // namespace
 
 SystemView SystemView::live() { return SystemView("/", Environment::fromProcess(), true); }
 
@@ -78,7 +40,8 @@ std::optional<std::string> SystemView::read(std::string_view abs) const {
   while (!s.empty() &&
          (s.back() == '\n' || s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\0'))
     s.pop_back();
-  return asUtf8(std::move(s));
+  // A file of a captured tree (`--sysfs-root`) can hold any bytes, and probes copy values into documents.
+  return toValidUtf8(std::move(s));
 }
 
 std::vector<std::string> SystemView::list(std::string_view absDir) const {
@@ -88,7 +51,7 @@ std::vector<std::string> SystemView::list(std::string_view absDir) const {
   if (ec) return names;
   // A name that is not UTF-8 could be neither reported nor looked up again under a changed spelling: skipped.
   for (const auto& entry : it)
-    if (std::string name = entry.path().filename().string(); isUtf8(name)) names.push_back(std::move(name));
+    if (std::string name = entry.path().filename().string(); isValidUtf8(name)) names.push_back(std::move(name));
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -105,7 +68,7 @@ std::optional<std::string> SystemView::readLink(std::string_view abs) const {
   if (!fs::is_symlink(fs::symlink_status(p, ec))) return std::nullopt;
   fs::path target = fs::read_symlink(p, ec);
   if (ec) return std::nullopt;
-  return asUtf8(target.string());
+  return toValidUtf8(target.string());
 }
 
 std::optional<std::string> SystemView::linkName(std::string_view abs) const {

@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "pf/utf8.hpp"
+
 namespace pf::import {
 namespace {
 
@@ -64,18 +66,8 @@ std::string cleanText(std::string_view s, size_t max) {
     }
     // A well-formed multi-byte sequence is kept whole; anything else becomes '?', so the document's JSON
     // can always be written.
-    size_t len = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    bool ok = len > 0 && i + len <= s.size() && c >= 0xC2 && c <= 0xF4;
-    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok && len == 3) {
-      unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-      ok = !(c == 0xE0 && c1 < 0xA0) && !(c == 0xED && c1 >= 0xA0);  // overlong, surrogates
-    }
-    if (ok && len == 4) {
-      unsigned char c1 = static_cast<unsigned char>(s[i + 1]);
-      ok = !(c == 0xF0 && c1 < 0x90) && !(c == 0xF4 && c1 >= 0x90);
-    }
-    if (ok) {
+    const size_t len = utf8SequenceLength(s, i);
+    if (len > 0) {
       out.append(s.substr(i, len));
       i += len;
     } else {
