@@ -13,11 +13,13 @@ dir=${SAN_BUILD_DIR:-build-asan}
 BUILD_DIR=$dir BUILD_TYPE=RelWithDebInfo bash ci/build.sh -DPF_SANITIZE=address,undefined \
   -DPF_WITH_CUDA=OFF -DPF_WITH_NCCL=OFF -DPF_WITH_QT=OFF -DPF_BUILD_BENCH=OFF "$@"
 # Leaks: Open MPI, PMIx and hwloc keep allocations until exit by design; tests/sanitizers/lsan.supp names
-# only those libraries, so a leak in Preflight's own code still fails. Open MPI unloads its plugins at
-# MPI_Finalize, which leaves their leaks without a module name to suppress: keep them loaded.
+# only those libraries, so a leak in Preflight's own code still fails. Open MPI's plugins stay loaded
+# (it unloads them at MPI_Finalize otherwise), so their leaks keep a module name too.
 export OMPI_MCA_mca_base_component_disable_dlclose=1
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1}
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0}
+# The slow unwinder (fast_unwind_on_malloc=0): Open MPI's libraries have no frame pointers, so the fast one stops
+# after one frame and a leak's stack names no library ("<unknown module>") for a suppression to match.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:fast_unwind_on_malloc=0}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 cd "$dir"
 ctest --output-on-failure -j "$(nproc)" --timeout 900 -L 'unit|cli|integration|mpi' -LE 'gpu|fuzz|cluster|browser|gui'
