@@ -3,7 +3,8 @@
 # The whole test command: install what is missing, check file sizes and formatting (.clang-format), build,
 # run every test that this machine can run.
 # GPU tests skip with a reason where no GPU is present; cluster tests need root (network namespaces).
-# The build treats warnings as errors (PF_WERROR) so a new warning fails CI, not a later reader.
+# The build treats warnings as errors (PF_WERROR) so a new warning fails CI, not a later reader. Then the
+# sanitizer stage: a second build with ASan and UBSan, where any report fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh
@@ -12,3 +13,6 @@ bash ci/check_format.sh
 bash ci/build.sh -DPF_WERROR=ON
 cd "${BUILD_DIR:-build}"
 ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@"
+cd - >/dev/null
+# The same tests again on an AddressSanitizer + UBSan build (ci/sanitize.sh; about 15-20 minutes on 2 cores).
+bash ci/sanitize.sh
