@@ -3,17 +3,21 @@
 //
 // `preflight scale`: the data-parallel training benchmark (scaling/). Each world size in --ranks runs as a
 // sub-communicator of the first N launched ranks inside one launch (see scaling/scale_runner.hpp for why),
-// so `--local-ranks` must be at least the largest N. With --from SWEEP.json the alpha-beta model is fitted
-// and the measured sizes are predicted from the smallest (the validation), plus any --predict sizes.
+// so `--local-ranks` must be at least the largest N. With --from SWEEP.json[,SWEEP2.json] the two-level model
+// (scaling/fabric_model.hpp) is fitted, the measured sizes are predicted from the smallest (the validation),
+// plus any --predict allocations (scaling/capacity_plan.hpp).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <set>
 
+#include "capacity_plan.hpp"
 #include "command.hpp"
 #include "common_options.hpp"
 #include "cuda_runner.hpp"
 #include "launch.hpp"
+#include "pf/environment.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
@@ -61,8 +65,16 @@ class ScaleCommand final : public Command {
         ->capture_default_str();
     app.add_option("--blas-threads", blasThreads_, "OpenBLAS threads per rank (0 = cores / local ranks)")
         ->capture_default_str();
-    app.add_option("--from", from_, "all_reduce sweep document (preflight sweep all_reduce --json) for the model");
-    app.add_option("--predict", predict_, "world sizes to predict from the model (needs --from)")->delimiter(',');
+    app.add_option("--from", from_,
+                   "all_reduce sweep documents for the model (preflight sweep all_reduce --json): one within a node, "
+                   "one across two or more nodes")
+        ->delimiter(',');
+    app.add_option("--predict", predict_,
+                   "allocations to predict, NODESxRANKS_PER_NODE or a rank count (e.g. 8x16,64; needs --from)")
+        ->delimiter(',');
+    app.add_option("--inter-bw-factor", interBwFactor_,
+                   "what-if: the inter-node bandwidth as a multiple of the measured one (0.25 = 4x slower links)")
+        ->capture_default_str();
     common_.addOutputs(app);
     common_.addStrict(app);
     common_.addLocalRanks(app);
@@ -75,6 +87,7 @@ class ScaleCommand final : public Command {
         "  preflight scale --local-ranks 2 --ranks 1,2\n"
         "  preflight sweep all_reduce --local-ranks 2 -b 1K -e 16M -f 4 --json sweep.json\n"
         "  preflight scale --local-ranks 2 --ranks 1,2 --from sweep.json --predict 8,64 --json scale.json\n"
+        "  preflight scale --ranks 2,4 --from node.json,2nodes.json --predict 8x2,64x8   (under mpirun on 2 nodes)\n"
         "  preflight scale --framework pytorch --ranks 1,2 --json ddp.json   (torchrun starts the ranks)");
   }
 
@@ -85,17 +98,24 @@ class ScaleCommand final : public Command {
     if (framework_ == "pytorch")
       return runOnRanks("scale", inv, common_,
                         [&](Bootstrap& boot, const LauncherEnv& launcher) { return runPytorch(boot, launcher, inv); });
-    CommModel model;
-    if (!from_.empty()) model = scaling::commModelFromSweep(readReport(from_), from_);  // bad file: exit 2 now
+    FabricModel model;
+    if (!from_.empty()) {  // a bad file: exit 2 now, before any rank starts
+      std::vector<scaling::LevelFit> levels;
+      for (const std::string& f : from_) levels.push_back(scaling::levelFromSweep(readReport(f), f));
+      model = scaling::fabricModelFromLevels(std::move(levels));
+      if (interBwFactor_ != 1.0 && !model.inter)
+        throw UsageError("--inter-bw-factor needs an inter-node sweep in --from (a sweep across two or more nodes)");
+      model.interBandwidthFactor = interBwFactor_;
+    }
     return runOnRanks("scale", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
       return runNative(boot, launcher, model, inv);
     });
   }
 
  private:
-  using CommModel = scaling::CommModel;
+  using FabricModel = scaling::FabricModel;
 
-  int runNative(Bootstrap& boot, const LauncherEnv& launcher, const CommModel& model, const Invocation& inv) {
+  int runNative(Bootstrap& boot, const LauncherEnv& launcher, const FabricModel& model, const Invocation& inv) {
     const int largest = *std::max_element(ranks_.begin(), ranks_.end());
     if (boot.size() < largest)
       throw UsageError(fmt::format("--ranks asks for {} ranks but {} were launched: raise --local-ranks (or -np)",
@@ -103,10 +123,12 @@ class ScaleCommand final : public Command {
     blasThreads_ = scaling::useBlasThreads(blasThreads_, launcher.local_world_size);  // same at every N
     RunReport report;
     report.context = gatherContext("scale", inv, boot, launcher);
+    const std::vector<std::string> hosts = boot.allGather(hostName());  // the nodes each size spans
     Json rows = Json::array();
     for (int n : ranks_) {
       Json row = device_ == "cuda" ? scaling::runCudaWorldSize(opt_, n, boot, launcher.local_rank)
                                    : scaling::runWorldSize(opt_, n);
+      row["nodes"] = std::set<std::string>(hosts.begin(), hosts.begin() + n).size();
       if (boot.rank() == 0) rows.push_back(row);  // every rank has left the size's closing barrier
     }
     if (boot.rank() != 0) return 0;
@@ -127,7 +149,7 @@ class ScaleCommand final : public Command {
     Json rows = Json::array();
     for (int n : ranks_) rows.push_back(scaling::runPytorchWorldSize(opt_, n, python, script, blasThreads_));
     scaling::addEfficiency(rows);
-    Result r = summarize(rows, CommModel{});
+    Result r = summarize(rows, FabricModel{});
     r.params["python"] = python;
     r.params["script"] = script;
     if (!rows.empty() && rows[0].contains("torch")) r.params["torch"] = rows[0]["torch"];
@@ -165,6 +187,8 @@ class ScaleCommand final : public Command {
         throw UsageError("--from/--predict model the native trainer; use them with --framework native");
       if (device_ != "cpu") throw UsageError("--framework pytorch runs on the CPU (gloo); drop --device");
     }
+    if (!(interBwFactor_ > 0)) throw UsageError("--inter-bw-factor must be > 0, e.g. 0.25 for links 4x slower");
+    for (const std::string& a : predict_) scaling::parseAllocation(a, 1);  // a typo: exit 2 before any rank starts
     if (!predict_.empty() && from_.empty())
       throw UsageError("--predict needs --from SWEEP.json (an all_reduce sweep to fit the model to)");
     if (common_.localRanks > 1 && common_.localRanks < *std::max_element(ranks_.begin(), ranks_.end()))
@@ -177,7 +201,7 @@ class ScaleCommand final : public Command {
     if (plant_.size() == 2) opt_.trainer.plant = {plant_[0], plant_[1], 1.0f};
   }
 
-  Result summarize(Json& rows, const CommModel& model) {
+  Result summarize(Json& rows, const FabricModel& model) {
     Result r;
     r.key = opt_.strong ? "scale.strong" : "scale.weak";
     r.kind = Kind::kScale;
@@ -229,37 +253,18 @@ class ScaleCommand final : public Command {
       r.message += ": " + which;
       r.remedy = "the data-parallel run is wrong: check the MPI library (all-reduce results) on these ranks";
     }
-    if (!from_.empty()) {
-      auto v = scaling::validatePrediction(rows, opt_.trainer, model);
-      r.metrics["prediction_max_abs_error"] = v["max_abs_error"];
-      r.metrics["validation"] = v["rows"];
-      r.evidence.push_back({"communication model fitted to", from_, "", "--from"});
-      const Json* ref = &rows[0];  // the smallest world size: predictions start from its compute time
-      for (const auto& row : rows)
-        if (row["ranks"].get<int>() < (*ref)["ranks"].get<int>()) ref = &row;
-      if (!predict_.empty()) r.metrics["predictions"] = scaling::predictRows(*ref, opt_.trainer, model, predict_);
-      // What the capacity-planning report needs beyond the predictions: the fitted model, and at the largest
-      // size asked about, what bounds each bucket and which bucket cap the model would pick.
-      r.metrics["model"] = scaling::modelToJson(model);
-      int planRanks = rows.back()["ranks"].get<int>();
-      for (int n : predict_) planRanks = std::max(planRanks, n);
-      r.metrics["buckets"] = scaling::bucketAdvice(*ref, opt_.trainer, model, planRanks);
-      if (v["max_abs_error"].get<double>() > 0.15 && r.status == Status::kPass) {
-        r.status = Status::kWarn;
-        r.remedy = "the model predicts the measured sizes with more than 15% error: re-run the sweep on these ranks";
-      }
-      r.message += fmt::format("; model error {:.1f}%", 100 * v["max_abs_error"].get<double>());
-    }
+    if (!from_.empty()) scaling::addCapacityPlan(r, rows, opt_.trainer, model, predict_);
     return r;
   }
 
   std::vector<int> ranks_{1, 2};
   double bucketMb_ = 25;
-  std::string from_;
+  std::vector<std::string> from_, predict_;
+  double interBwFactor_ = 1.0;
   std::string device_ = "cpu";
   int blasThreads_ = 0;
   std::string framework_ = "native";
-  std::vector<int> predict_, plant_;
+  std::vector<int> plant_;
   scaling::ScaleOptions opt_;
   CommonOptions common_;
 };

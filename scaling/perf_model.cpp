@@ -38,6 +38,7 @@ AlphaBeta toAlphaBeta(const LineFit& f, int p) {
   AlphaBeta ab;
   ab.alphaUs = f.intercept / (2.0 * (p - 1));
   ab.betaUsPerB = f.slope / (2.0 * (p - 1) / p);
+  ab.relError = f.maxRelError;
   return ab;
 }
 double ring(const AlphaBeta& ab, double s, int n) {
@@ -86,13 +87,18 @@ double quantile(std::vector<double> v, double q) {
 }
 
 StepPrediction predictStep(const StepModelInput& in, const CommModel& model, int ranks) {
+  return predictStep(
+      in, [&](double bytes) { return model.allReduceUs(bytes, ranks); }, ranks);
+}
+
+StepPrediction predictStep(const StepModelInput& in, const std::function<double(double)>& allReduceUs, int ranks) {
   StepPrediction p;
   const double back = in.computeUs * in.backwardFraction;
   const double backStart = in.computeUs - back;
   double commFree = 0;  // buckets are reduced one after another, in ready order
   for (std::size_t b = 0; b < in.bucketBytes.size(); ++b) {
     const double ready = backStart + back * in.bucketReadyFraction[b];
-    const double t = model.allReduceUs(in.bucketBytes[b], ranks);
+    const double t = ranks > 1 ? allReduceUs(in.bucketBytes[b]) : 0.0;
     const double start = std::max(ready, commFree);
     commFree = start + t;
     p.commUs += t;

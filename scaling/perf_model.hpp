@@ -11,11 +11,11 @@
 // become ready during backward at their layers' share of the measured backward time, are reduced one after
 // another, and whatever ends after backward is exposed. A synchronous step also waits for its slowest rank:
 // that straggler term is read off the reference run's own step-time distribution (see StepModelInput).
-// Intra-node parameters serve n <= gpusPerNode, the inter-node ones beyond (one fitted set serves both when
-// the sweep ran on one node only).
+// This file is one level's model; fabric_model.hpp puts an intra-node and an inter-node level together.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace pf::scaling {
@@ -32,6 +32,7 @@ struct AlphaBeta {
   double alphaUs = 0;     ///< per message step
   double betaUsPerB = 0;  ///< per byte
   double splitBytes = 0;  ///< sizes below use `small`, at or above use this fit (see CommModel)
+  double relError = 0;    ///< the fit's largest relative residual over the sweep points it was fitted to
 };
 
 struct CommModel {
@@ -66,6 +67,8 @@ struct StepPrediction {
 /// Linear-interpolated quantile q in [0, 1] of `v` (0 when empty).
 double quantile(std::vector<double> v, double q);
 
+/// The step at `ranks`, each bucket's all-reduce costing `allReduceUs(bytes)`.
+StepPrediction predictStep(const StepModelInput& in, const std::function<double(double)>& allReduceUs, int ranks);
 StepPrediction predictStep(const StepModelInput& in, const CommModel& model, int ranks);
 
 }  // namespace pf::scaling

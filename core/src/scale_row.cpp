@@ -52,20 +52,46 @@ ScaleSummary scaleSummaryFromResult(const Result& r) {
   ScaleSummary s;
   for (const Json& row : r.rows) s.rows.push_back(scaleRowFromJson(row));
   if (r.metrics.contains("predictions") && r.metrics.at("predictions").is_array())
-    for (const Json& p : r.metrics.at("predictions"))
-      s.predictions.push_back({get(p, "ranks", 0), get(p, "step_us", 0.0), get(p, "exposed_comm_us", 0.0),
-                               get(p, "comm_us", 0.0), get(p, "throughput_sps", 0.0), get(p, "efficiency", 0.0)});
+    for (const Json& p : r.metrics.at("predictions")) {
+      ScalePrediction x;
+      x.ranks = get(p, "ranks", 0);
+      x.step_us = get(p, "step_us", 0.0);
+      x.exposed_comm_us = get(p, "exposed_comm_us", 0.0);
+      x.comm_us = get(p, "comm_us", 0.0);
+      x.throughput_sps = get(p, "throughput_sps", 0.0);
+      x.efficiency = get(p, "efficiency", 0.0);
+      x.nodes = get(p, "nodes", 0);
+      x.ranks_per_node = get(p, "ranks_per_node", 0);
+      x.allocation = get(p, "allocation", std::string());
+      x.step_us_low = get(p, "step_us_low", x.step_us);
+      x.step_us_high = get(p, "step_us_high", x.step_us);
+      x.efficiency_low = get(p, "efficiency_low", x.efficiency);
+      x.efficiency_high = get(p, "efficiency_high", x.efficiency);
+      x.bottleneck = get(p, "bottleneck", std::string());
+      s.predictions.push_back(std::move(x));
+    }
   if (r.metrics.contains("prediction_max_abs_error") && r.metrics.at("prediction_max_abs_error").is_number())
     s.prediction_max_abs_error = r.metrics.at("prediction_max_abs_error").get<double>();
-  for (const Json& v : r.metrics.value("validation", Json::array()))
-    s.validation.push_back({get(v, "ranks", 0), get(v, "from_ranks", 0), get(v, "predicted_step_us", 0.0),
-                            get(v, "measured_step_us", 0.0), get(v, "relative_error", 0.0)});
+  for (const Json& v : r.metrics.value("validation", Json::array())) {
+    ScaleValidation x;
+    x.ranks = get(v, "ranks", 0);
+    x.from_ranks = get(v, "from_ranks", 0);
+    x.predicted_step_us = get(v, "predicted_step_us", 0.0);
+    x.measured_step_us = get(v, "measured_step_us", 0.0);
+    x.relative_error = get(v, "relative_error", 0.0);
+    x.allocation = get(v, "allocation", std::string());
+    x.predicted_step_us_low = get(v, "predicted_step_us_low", x.predicted_step_us);
+    x.predicted_step_us_high = get(v, "predicted_step_us_high", x.predicted_step_us);
+    if (v.is_object() && v.contains("inside_band") && v.at("inside_band").is_boolean())
+      x.inside_band = v.at("inside_band").get<bool>();
+    s.validation.push_back(std::move(x));
+  }
   const Json b = r.metrics.value("buckets", Json::object());
   if (b.is_object()) {
     s.plan_ranks = get(b, "ranks", 0);
     for (const Json& k : b.value("buckets", Json::array()))
       s.buckets.push_back({get(k, "bytes", 0.0), get(k, "latency_us", 0.0), get(k, "bandwidth_us", 0.0),
-                           get(k, "bound", std::string())});
+                           get(k, "bound", std::string()), get(k, "level", std::string())});
     for (const Json& c : b.value("caps", Json::array()))
       s.caps.push_back({get(c, "cap_mb", 0.0), get(c, "step_us", 0.0), get(c, "buckets", 0)});
     if (b.contains("best_cap_mb") && b.at("best_cap_mb").is_number()) s.best_cap_mb = b.at("best_cap_mb").get<double>();

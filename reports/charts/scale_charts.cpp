@@ -62,10 +62,21 @@ std::vector<Chart> scaleCharts(const Result& scale) {
     Series effPred{"E(N) predicted", Style::kLine, true, {}};
     Series thrPred{"throughput predicted", Style::kLine, true, {}};
     Series stepPred{"step time predicted", Style::kLine, true, {}};
-    for (const ScalePrediction& p : sum.predictions) {
-      effPred.points.push_back({static_cast<double>(p.ranks), p.efficiency, {}, {}});
-      thrPred.points.push_back({static_cast<double>(p.ranks), p.throughput_sps, {}, {}});
-      stepPred.points.push_back({static_cast<double>(p.ranks), p.step_us, {}, {}});
+    std::vector<ScalePrediction> byRanks = sum.predictions;  // a line joins them left to right
+    std::stable_sort(byRanks.begin(), byRanks.end(), [](const auto& a, const auto& b) { return a.ranks < b.ranks; });
+    // The band as error bars: the fits' residuals and the measured spread (scaling/sweep_fit.cpp); documents from
+    // before the two-level model have none (low = high).
+    auto bar = [](double v, double low, double high) {
+      return low == high ? Point{0, v, {}, {}} : Point{0, v, low, high};
+    };
+    for (const ScalePrediction& p : byRanks) {
+      const double x = p.ranks;
+      Point e = bar(p.efficiency, p.efficiency_low, p.efficiency_high),
+            t = bar(p.step_us, p.step_us_low, p.step_us_high);
+      e.x = t.x = x;
+      effPred.points.push_back(e);
+      thrPred.points.push_back({x, p.throughput_sps, {}, {}});
+      stepPred.points.push_back(t);
     }
     eff.series.push_back(std::move(effPred));
     thr.series.push_back(std::move(thrPred));

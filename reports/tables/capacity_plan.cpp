@@ -17,6 +17,12 @@ namespace pf::reports::tables {
 namespace {
 
 std::string us(double v) { return fmt::format("{:.1f}", v); }
+std::string eff(double v) { return fmt::format("{:.3f}", v); }
+
+/// "v (low-high)" when the document has a band; older documents carry none (low = high = v).
+std::string banded(std::string (*f)(double), double v, double low, double high) {
+  return low == high ? f(v) : fmt::format("{} ({}-{})", f(v), f(low), f(high));
+}
 
 }  // namespace
 
@@ -35,12 +41,15 @@ Section capacityPlan(const Result& scale) {
          fmt::format("{:.3f} ({:.3f}-{:.3f})", r.efficiency.median, r.efficiency.min, r.efficiency.max),
          us(r.exposed_comm_us)});
   for (const ScalePrediction& p : s.predictions)
-    sizes.rows.push_back({std::to_string(p.ranks), "predicted", us(p.step_us), fmt::format("{:.1f}", p.throughput_sps),
-                          fmt::format("{:.3f}", p.efficiency), us(p.exposed_comm_us)});
+    sizes.rows.push_back(
+        {p.allocation.empty() ? std::to_string(p.ranks) : fmt::format("{} ({})", p.ranks, p.allocation), "predicted",
+         banded(us, p.step_us, p.step_us_low, p.step_us_high), fmt::format("{:.1f}", p.throughput_sps),
+         banded(eff, p.efficiency, p.efficiency_low, p.efficiency_high), us(p.exposed_comm_us)});
   sizes.notes.push_back(
-      "E(N) measured is the median over repetitions (min-max in brackets); predicted rows come "
-      "from the alpha-beta model fitted to the all-reduce sweep, starting from the smallest "
-      "measured size's compute time.");
+      "E(N) measured is the median over repetitions (min-max in brackets); predicted rows (nodes x ranks per node) "
+      "come from the alpha-beta model fitted to the all-reduce sweeps, one level within a node and one across "
+      "nodes, starting from the smallest measured size's compute time; the band in brackets carries the fits' "
+      "largest residuals and the measured spread over repetitions.");
   sec.tables.push_back(std::move(sizes));
 
   if (!s.predictions.empty()) {
@@ -60,9 +69,16 @@ Section capacityPlan(const Result& scale) {
   if (!s.validation.empty()) {
     Table v{"capacity.validation", "The model checked against measured sizes", {}, {}, {}};
     v.header = {"ranks", "predicted from", "predicted step (us)", "measured step (us)", "error"};
-    for (const ScaleValidation& x : s.validation)
-      v.rows.push_back({std::to_string(x.ranks), std::to_string(x.from_ranks) + " ranks", us(x.predicted_step_us),
+    const bool band =
+        std::any_of(s.validation.begin(), s.validation.end(), [](const auto& x) { return x.inside_band; });
+    if (band) v.header.push_back("in band");
+    for (const ScaleValidation& x : s.validation) {
+      v.rows.push_back({x.allocation.empty() ? std::to_string(x.ranks) : fmt::format("{} ({})", x.ranks, x.allocation),
+                        std::to_string(x.from_ranks) + " ranks",
+                        banded(us, x.predicted_step_us, x.predicted_step_us_low, x.predicted_step_us_high),
                         us(x.measured_step_us), fmt::format("{:+.1f}%", 100 * x.relative_error)});
+      if (band) v.rows.back().push_back(x.inside_band ? (*x.inside_band ? "yes" : "no") : "-");
+    }
     sec.tables.push_back(std::move(v));
   }
 
@@ -73,11 +89,12 @@ Section capacityPlan(const Result& scale) {
     for (std::size_t i = 0; i < s.buckets.size(); ++i) {
       const BucketBound& x = s.buckets[i];
       latencyBound += x.bound == "latency";
-      b.rows.push_back({std::to_string(i), charts::binarySize(x.bytes), us(x.latency_us), us(x.bandwidth_us), x.bound});
+      b.rows.push_back({std::to_string(i), charts::binarySize(x.bytes), us(x.latency_us), us(x.bandwidth_us),
+                        x.level.empty() ? x.bound : x.level + " " + x.bound});
     }
     b.notes.push_back(
         "Ring all-reduce terms: latency 2(n-1) alpha, bandwidth 2(n-1)/n S beta (alpha and beta "
-        "fitted to the sweep).");
+        "fitted to the sweep of the level that bounds the ring's steps: the network when the allocation spans nodes).");
     sec.headline.push_back(fmt::format(
         "At {} ranks {} of {} gradient buckets are latency-bound: {}.", s.plan_ranks, latencyBound, s.buckets.size(),
         latencyBound * 2 > static_cast<int>(s.buckets.size())

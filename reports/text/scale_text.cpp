@@ -29,9 +29,15 @@ class ScaleText final : public TextView {
                         row.ranks, row.throughput_sps.median, row.step_us_p50, row.step_us_p90, row.compute_us,
                         row.comm_us, row.exposed_comm_us, row.efficiency.median, row.efficiency.min,
                         row.ranks_identical && row.equal_to_single_rank ? "yes" : "NO");
-      for (const ScalePrediction& p : sum.predictions)
-        s += fmt::format("predicted {:>6} ranks: step {:.1f} us, exposed {:.1f} us, efficiency {:.3f}\n", p.ranks,
-                         p.step_us, p.exposed_comm_us, p.efficiency);
+      for (const ScalePrediction& p : sum.predictions) {
+        s += fmt::format("predicted {:>6} ranks{}: step {:.1f} us", p.ranks,
+                         p.allocation.empty() ? "" : " (" + p.allocation + ")", p.step_us);
+        if (p.step_us_low != p.step_us_high) s += fmt::format(" ({:.1f}-{:.1f})", p.step_us_low, p.step_us_high);
+        s += fmt::format(", exposed {:.1f} us, efficiency {:.3f}", p.exposed_comm_us, p.efficiency);
+        if (p.efficiency_low != p.efficiency_high)
+          s += fmt::format(" ({:.3f}-{:.3f})", p.efficiency_low, p.efficiency_high);
+        s += p.bottleneck.empty() ? "\n" : fmt::format(", bound by the {} level\n", p.bottleneck);
+      }
       s += fmt::format("{}: {}\n", toString(r.status), r.message);
     }
     return s;

@@ -10,7 +10,9 @@
 #   pf_cluster_require            exit 77 (ctest skip) with the reason when not root / no `ip netns`
 #   pf_cluster_up [N]             create N nodes (default $PF_NODES or 4); installs an EXIT trap that tears down
 #   pf_cluster_slow NODE RATE     limit node NODE's link (both directions) with tbf, e.g. `pf_cluster_slow 2 200mbit`
-#   pf_cluster_mpirun ARGS...     mpirun with one rank per node (override with PF_PPN), inside node 0
+#   pf_cluster_mpirun ARGS...     mpirun with one rank per node (override with PF_PPN), inside node 0; TCP only
+#                                 between all ranks unless PF_BTL says otherwise (vader,tcp,self: shared memory
+#                                 inside a node); PF_CLUSTER_NODES=k before it launches on the first k nodes only
 #   pf_cluster_exec NODE CMD...   run a command inside node NODE with its hostname
 #   pf_cluster_down               remove everything this run created (idempotent; also run by the EXIT trap)
 #
@@ -90,8 +92,9 @@ pf_cluster_up() {
   for ((i = 1; i < n; i++)); do
     local tries=0
     # No ping on a minimal system: a TCP connect to a closed port answers "refused" once the node is reachable.
-    until ip netns exec "$(pf_ns 0)" timeout 1 bash -c "exec 3<>/dev/tcp/$(pf_node_addr "$i")/9" 2>&1 |
-      grep -q refused; do
+    # (The answer is captured, not piped: callers with `set -o pipefail` would see the failed connect.)
+    until [[ $(ip netns exec "$(pf_ns 0)" timeout 1 bash -c "exec 3<>/dev/tcp/$(pf_node_addr "$i")/9" 2>&1) == \
+      *refused* ]]; do
       tries=$((tries + 1)); [ $tries -gt 20 ] && { echo "FAIL: node $i unreachable from node 0"; return 1; }
       sleep 0.2
     done
@@ -102,8 +105,8 @@ pf_cluster_up() {
 # kernel has no netem). The limit then applies to every pair that involves the node, in both directions.
 pf_cluster_slow() {
   local i=$1 rate=$2
-  tc qdisc add dev "$(pf_veth "$i")" root tbf rate "$rate" burst 256kb latency 50ms || return 1
-  ip netns exec "$(pf_ns "$i")" tc qdisc add dev eth0 root tbf rate "$rate" burst 256kb latency 50ms || return 1
+  tc qdisc replace dev "$(pf_veth "$i")" root tbf rate "$rate" burst 256kb latency 50ms || return 1
+  ip netns exec "$(pf_ns "$i")" tc qdisc replace dev eth0 root tbf rate "$rate" burst 256kb latency 50ms || return 1
 }
 
 pf_cluster_hosts() {
@@ -121,7 +124,7 @@ pf_cluster_mpirun() {
     mpirun --allow-run-as-root --oversubscribe -np $((PF_CLUSTER_NODES * ppn)) --host "$(pf_cluster_hosts)" \
     --mca plm_rsh_agent "$PF_CLUSTER_DIR/cluster-agent.sh" \
     --mca oob_tcp_if_include "${PF_SUBNET}.0/24" --mca btl_tcp_if_include "${PF_SUBNET}.0/24" \
-    --mca btl tcp,self --mca mpi_yield_when_idle 1 -x PF_CLUSTER_NODEMAP "$@"
+    --mca btl "${PF_BTL:-tcp,self}" --mca mpi_yield_when_idle 1 -x PF_CLUSTER_NODEMAP "$@"
 }
 
 pf_cluster_exec() {

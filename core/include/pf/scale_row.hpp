@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "pf/result.hpp"
@@ -29,22 +30,31 @@ struct ScaleRow {
   bool ranks_identical = false, equal_to_single_rank = false;
 };
 
-/// A world size the alpha-beta model predicts (metrics.predictions).
+/// An allocation the model predicts (metrics.predictions).
 struct ScalePrediction {
   int ranks = 0;
   double step_us = 0, exposed_comm_us = 0, comm_us = 0, throughput_sps = 0, efficiency = 0;
+  int nodes = 0, ranks_per_node = 0;  ///< 0 in documents from before the two-level model
+  std::string allocation;             ///< "4x2" (nodes x ranks per node); empty in older documents
+  /// The uncertainty band (fit residuals, the reference's spread); equal to the value in older documents.
+  double step_us_low = 0, step_us_high = 0, efficiency_low = 0, efficiency_high = 0;
+  std::string bottleneck;  ///< "inter-node" or "intra-node": the level bounding the costliest bucket
 };
 
 /// The model's prediction of a measured size (from the smallest), beside what was measured (metrics.validation).
 struct ScaleValidation {
   int ranks = 0, from_ranks = 0;
   double predicted_step_us = 0, measured_step_us = 0, relative_error = 0;
+  std::string allocation;                                        ///< empty in older documents
+  double predicted_step_us_low = 0, predicted_step_us_high = 0;  ///< the band; equal to the value when absent
+  std::optional<bool> inside_band;
 };
 
 /// One gradient bucket's all-reduce at the planned size, split into the ring's two terms (metrics.buckets).
 struct BucketBound {
   double bytes = 0, latency_us = 0, bandwidth_us = 0;
   std::string bound;  ///< "latency" or "bandwidth": the larger term
+  std::string level;  ///< "intra-node" or "inter-node"; empty in older documents
 };
 
 /// The predicted step time with a bucket cap (metrics.buckets.caps).

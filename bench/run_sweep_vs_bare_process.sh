@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The process-level comparison: `preflight sweep all_reduce` as users start it, against a bare MPI_Allreduce
+# program (bench/bare_allreduce.cpp) timed the same way, in alternated runs (bare, sweep, bare, sweep, ...; the
+# order flips every run so neither always goes first), each its own mpirun. Prints per size the median time per
+# operation of each and the median of the per-run ratios. The in-process comparison (run_sweep_vs_bare.sh)
+# cannot see what differs between the processes: launch flags, binding, buffers, start-up.
+# Usage: bench/run_sweep_vs_bare_process.sh [RUNS=7] [NP=2] [extra mpirun args...]
+# Set SWEEP_LAUNCH=local to start the sweep with --local-ranks NP (its own relaunch) instead of the same mpirun.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-7}
+np=${2:-2}
+shift $(( $# > 2 ? 2 : $# ))
+bare=${BUILD_DIR:-build}/bench/pf_bare_allreduce
+pf=${BUILD_DIR:-build}/bin/preflight
+[[ -x $bare && -x $pf ]] || { echo "build first: bash ci/build.sh ($bare or $pf missing)"; exit 2; }
+sizes=(8 64 1024 16384 1048576 16777216)
+iters=${ITERS:-200} warmup=${WARMUP:-20}
+root=(); [[ $(id -u) -eq 0 ]] && root=(--allow-run-as-root)
+launch=(mpirun "${root[@]}" -np "$np" --bind-to core "$@")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+run_bare() { "${launch[@]}" "$bare" "$iters" "$warmup" "${sizes[@]}" >"$tmp/bare.$1"; }
+run_sweep() {
+  # -f 2 from 8 B covers every size above; the table's out-of-place time is the comparable figure.
+  local cmd=("$pf" sweep all_reduce -b 8 -e 16M -f 2 -n "$iters" -w "$warmup" --json "$tmp/sweep.$1.json")
+  if [[ ${SWEEP_LAUNCH:-mpirun} == local ]]; then "${cmd[@]}" --local-ranks "$np" >/dev/null
+  else "${launch[@]}" "${cmd[@]}" >/dev/null; fi
+}
+for ((r = 0; r < runs; r++)); do
+  if ((r % 2 == 0)); then run_bare "$r"; run_sweep "$r"; else run_sweep "$r"; run_bare "$r"; fi
+done
+/usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "${sizes[@]}" <<'PY'
+import json, statistics, sys
+tmp, runs, np, how, sizes = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], [int(s) for s in sys.argv[5:]]
+bare = {s: [] for s in sizes}; sweep = {s: [] for s in sizes}; ratio = {s: [] for s in sizes}
+for r in range(runs):
+    b = dict((int(l.split()[0]), float(l.split()[1])) for l in open(f"{tmp}/bare.{r}"))
+    doc = json.load(open(f"{tmp}/sweep.{r}.json"))
+    w = {row["size_bytes"]: row["time_us"] for res in doc["results"] for row in res.get("rows", [])
+         if row.get("placement") == "out" and row.get("cycle", 0) == 0}
+    for s in sizes:
+        bare[s].append(b[s]); sweep[s].append(w[s]); ratio[s].append(w[s] / b[s])
+print(f"# preflight sweep ({how} launch) vs a bare MPI_Allreduce program, {np} ranks, {runs} alternated runs, medians")
+print(f"{'size (B)':>10} {'bare (us)':>11} {'sweep (us)':>11} {'ratio':>7} {'ratio min-max':>15}")
+for s in sizes:
+    m = statistics.median
+    print(f"{s:>10} {m(bare[s]):>11.3f} {m(sweep[s]):>11.3f} {m(ratio[s]):>7.3f} "
+          f"{min(ratio[s]):>7.3f}-{max(ratio[s]):.3f}")
+PY
