@@ -23,6 +23,10 @@ void CommonOptions::addOutputs(CLI::App& app) {
 
 void CommonOptions::addStrict(CLI::App& app) { app.add_flag("--strict", strict, "warnings fail too (exit 1)"); }
 
+void CommonOptions::addQuiet(CLI::App& app) {
+  app.add_flag("-q,--quiet", view.quiet, "print only the verdict line (Slurm prologs, health checks)");
+}
+
 void CommonOptions::addLocalRanks(CLI::App& app) {
   app.add_option("--local-ranks", localRanks, "with no launcher, start N ranks on this machine through mpirun")
       ->capture_default_str();

@@ -7,6 +7,7 @@
 //   --json FILE    the result document ('-' = stdout, replacing the table)
 //   --junit FILE   JUnit XML for CI systems
 //   --strict       warnings fail (exit 1)
+//   --quiet        check and pairs: the verdict line alone
 //   --local-ranks N  with no launcher, start N ranks on this machine through mpirun
 //   --env-file FILE  take the environment from FILE (KEY=VALUE lines) instead of the process
 //   --timeout S    give up after S seconds with exit code 4 (0 = no limit)
@@ -43,6 +44,7 @@ struct CommonOptions {
   /// --format, --output, --json, --junit.
   void addOutputs(CLI::App& app);
   void addStrict(CLI::App& app);
+  void addQuiet(CLI::App& app);
   void addLocalRanks(CLI::App& app);
   /// @param what what the environment is used for, in the help text
   void addEnvFile(CLI::App& app, const std::string& what);

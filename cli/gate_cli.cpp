@@ -10,6 +10,7 @@ void GateCli::addOptions(CLI::App& app, const std::string& baselineHelp) {
   app.add_option("--thresholds", thresholdsPath, "TOML threshold file overriding any limit (docs/check.md)");
   app.add_option("--baseline", baselinePath, baselineHelp);
   common.addStrict(app);
+  common.addQuiet(app);
   common.addOutputs(app);
   common.addLocalRanks(app);
   common.addTimeout(app);

@@ -28,6 +28,7 @@ namespace pf::reports {
 /// How a person asked to see it. Part of the command line of both the live command and `preflight report`.
 struct ReportOptions {
   bool strict = false;         ///< warnings fail (the summary line says so)
+  bool quiet = false;          ///< check and pairs: the verdict line alone (prologs)
   bool verbose = false;        ///< every evidence line (doctor), every process
   bool iterColumns = false;    ///< sweep table: p50, p99 and skew columns
   double snapshotSeconds = 5;  ///< a document written to a file is rewritten, partial, at most this often

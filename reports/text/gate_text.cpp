@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// `preflight check` and `preflight pairs` in the terminal: the pair matrix, then one line with the verdict
-// naming the failing nodes and links, then each problem with its message and remedy, then what was skipped.
+// `preflight check` and `preflight pairs` in the terminal: the pair matrix, one block per phase (what was checked
+// against what, check_summary.cpp), each problem with its message and remedy, then one line with the verdict
+// naming the failing nodes and links and the exit code. `--quiet`: that line alone.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <set>
 
+#include "check_summary.hpp"
 #include "pf/pair_row.hpp"
 #include "text_view.hpp"
 
@@ -41,17 +43,17 @@ bool problem(Status s) {
   return s == Status::kFail || s == Status::kError || s == Status::kTimeout || s == Status::kWarn;
 }
 
-std::string summary(const RunReport& report, bool strict) {
+std::string summary(const RunReport& report, bool strict, bool quiet) {
   std::string out;
   // A failing finding about one host names a node; one about two hosts names a link. A link whose end is a
   // failing node is that node's symptom (a slow node slows every pair it is in), so it is not listed again.
   std::set<std::string> failingNodes;
   std::vector<std::vector<std::string>> failingLinks;
   int problems = 0;
-  std::string skipped;
+  bool skipped = false;
   for (const Result& r : report.results) {
     // A phase that could not run is said so, so that a PASS never hides an untested part.
-    if (r.status == Status::kSkipped) skipped += fmt::format("SKIP  [{}] {}\n", r.key, r.message);
+    skipped = skipped || r.status == Status::kSkipped;  // the phase blocks say what and why
     if (!problem(r.status)) continue;
     // A pair matrix, a sweep or a probe that failed is explained by its findings (kind "check"), which name
     // the nodes; listing both would say everything twice.
@@ -80,18 +82,20 @@ std::string summary(const RunReport& report, bool strict) {
   }
   if (!links.empty()) head += fmt::format("; failing links: {}", fmt::join(links, " "));
   if (!failingNodes.empty()) head += fmt::format("; failing: {}", fmt::join(failingNodes, " "));
-  if (problems == 0) head += skipped.empty() ? "; every check within limits" : "; every check that ran within limits";
+  if (problems == 0) head += !skipped ? "; every check within limits" : "; every check that ran within limits";
   if (!strict && report.verdict == Status::kWarn) head += "; warnings do not fail without --strict";
-  return head + "\n" + out + skipped;
+  head += fmt::format("; exit {}", report.exit_code);
+  return quiet ? head + "\n" : out + head + "\n";
 }
 
 class GateText final : public TextView {
  public:
   std::string end(const RunReport& report) override {
+    if (options().quiet) return summary(report, options().strict, true);
     std::string s;
     for (const Result& r : report.results)
       if (r.kind == Kind::kPairs && !r.rows.empty()) s += pairTable(r);
-    return s + summary(report, options().strict);
+    return s + phaseBlocks(report) + summary(report, options().strict, false);
   }
 };
 

@@ -122,6 +122,12 @@ TEST(Verdict, SummaryNamesNodeCheckEvidenceAndRemedy) {
   EXPECT_THAT(s, HasSubstr("FAIL  node3 [check.pairs.node_bandwidth]"));
   EXPECT_THAT(s, HasSubstr("node0-node3 0.025 GB/s"));
   EXPECT_THAT(s, HasSubstr("remedy: drain node3"));
+  // The verdict, with the exit code, comes last; --quiet prints it alone.
+  EXPECT_THAT(s, ::testing::EndsWith("failing: node3; exit 1\n"));
+  reports::ReportOptions quiet;
+  quiet.quiet = true;
+  EXPECT_EQ(reports::renderDocument("table", r, quiet),
+            "preflight check: FAIL (4 nodes, 1 ranks); failing: node3; exit 1\n");
 }
 
 }  // namespace
