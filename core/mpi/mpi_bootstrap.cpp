@@ -24,9 +24,14 @@ MpiBootstrap::MpiBootstrap(int* argc, char*** argv) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
-    // SERIALIZED: the trainer calls MPI from a helper thread for overlap, never from two threads at once.
+    // MPI_THREAD_SINGLE: every MPI call is made by the main thread (the trainer overlaps with MPI_Iallreduce
+    // and MPI_Test between layers, not with a helper thread). Any higher level costs every call: Open MPI 4.1
+    // turns on its internal locking (opal_uses_threads) for FUNNELED and SERIALIZED too, and that made
+    // `preflight sweep` slower than a bare MPI_Init program at small sizes (docs/performance.md, the
+    // process-level comparison). The one call from another thread is the watchdog's MPI_Abort when --timeout
+    // expires, which Open MPI carries out through its runtime, not the communication paths.
     int provided = 0;
-    PF_MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &provided));
+    PF_MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided));
     ownsInit_ = true;
   }
   // Errors come back as return codes (turned into MpiError) instead of aborting the whole job.
