@@ -5,13 +5,14 @@
 # Each case's log excerpt is written to a file and `preflight doctor FILE --json -` is run on it as its own
 # process, as a user runs it; the diagnoses come back ranked, and the case counts as right first when the first
 # diagnosis has the case's category, and right in the top two when one of the first two has it.
-# Usage: bench/doctor_accuracy.py [--preflight build/bin/preflight] [--misses] [PART.jsonl...]
+# Usage: bench/doctor_accuracy.py [--preflight build/bin/preflight] [--rules DIR] [--misses] [PART.jsonl...]
 import argparse, collections, json, os, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 corpus = os.path.join(here, "..", "tests", "unit", "doctor", "data", "corpus")
 ap = argparse.ArgumentParser(description=__doc__)
 ap.add_argument("--preflight", default=os.path.join(here, "..", "build", "bin", "preflight"))
+ap.add_argument("--rules", help="a rules directory to pass to `preflight doctor --rules` (try rule edits without rebuilding)")
 ap.add_argument("--misses", action="store_true", help="list every case not right first")
 ap.add_argument("parts", nargs="*", default=[os.path.join(corpus, p) for p in ("development.jsonl", "validation.jsonl")])
 args = ap.parse_args()
@@ -21,7 +22,8 @@ def diagnose(log):
     with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
         f.write(log + "\n")
     try:
-        p = subprocess.run([args.preflight, "doctor", f.name, "--json", "-"], capture_output=True, text=True, timeout=60)
+        cmd = [args.preflight, "doctor", f.name, "--json", "-"] + (["--rules", args.rules] if args.rules else [])
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     finally:
         os.unlink(f.name)
     if p.returncode not in (0, 1):

@@ -178,6 +178,8 @@ Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources) {
                                       [&](const Evidence& e) { return !where.emplace(e.file, e.line).second; }),
                        factEvidence.end());
     d.hits = keys.size() + factEvidence.size();
+    for (const auto& k : keys)
+      if (lines.at(k).norm.level != "INFO") d.first = std::min(d.first, k);
     for (const auto& k : keys) {
       const Evidence& e = lines.at(k).ev;
       if (!e.host.empty()) d.hosts.insert(e.host);
@@ -192,10 +194,17 @@ Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources) {
     (rule.fallback ? fallbacks : found).push_back(std::move(d));
   }
   if (found.empty()) found = std::move(fallbacks);
-  // Most likely first: confidence, then more independent groups matched (a more specific signature).
-  std::stable_sort(found.begin(), found.end(), [](const Diagnosis& x, const Diagnosis& y) {
+  // Most likely first. The chain of events: a consequence (a watchdog timeout, a peer that went away) ranks
+  // after any diagnosis that names a cause, since the cause came first and the consequence followed it. Then
+  // confidence, then more independent groups matched (a more specific signature), then the earlier failure.
+  const bool haveCause = std::any_of(found.begin(), found.end(),
+                                     [](const Diagnosis& d) { return !d.rule->consequence && !d.rule->fallback; });
+  std::stable_sort(found.begin(), found.end(), [&](const Diagnosis& x, const Diagnosis& y) {
+    const bool xc = haveCause && x.rule->consequence, yc = haveCause && y.rule->consequence;
+    if (xc != yc) return yc;
     if (x.rule->confidence != y.rule->confidence) return x.rule->confidence > y.rule->confidence;
-    return x.rule->groups.size() > y.rule->groups.size();
+    if (x.rule->groups.size() != y.rule->groups.size()) return x.rule->groups.size() > y.rule->groups.size();
+    return x.first < y.first;
   });
   // Failing lines for the per-rank analysis: diagnosis evidence that is not an INFO line (context such as
   // "NCCL_SOCKET_IFNAME set by environment" is evidence, not a failure), in input order.

@@ -6,9 +6,11 @@
 // inputs, nothing in `unless` may), rank the diagnoses by confidence, and run the per-rank analysis.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "evidence.hpp"
@@ -28,6 +30,8 @@ struct Diagnosis {
   const Rule* rule = nullptr;
   std::vector<Evidence> evidence;  ///< the first lines per matched group, at most kMaxEvidence in all
   std::size_t hits = 0;            ///< matching lines in all inputs
+  /// Where the rule's first failing line is: (input index, byte offset); orders equally likely causes.
+  std::pair<std::size_t, std::size_t> first{SIZE_MAX, SIZE_MAX};
   std::map<std::string, std::string> captures;
   std::set<std::string> hosts;
   std::set<int> ranks;

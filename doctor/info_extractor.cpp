@@ -125,6 +125,7 @@ ProcessInfo& InfoExtractor::proc(const NormLine& l, const Evidence& ev) {
 void InfoExtractor::feedNcclTests(const std::string& t, const Evidence& ev) {
   if (has(t, "# nThread ")) {
     testHeader_ = true;
+    if (++testHeaders_ == 2) secondHeader_ = ev;
     testEvidence_ = ev;
   } else if (has(t, "Rank ") && has(t, " on ") && has(t, " device ") && t.rfind("#", 0) == 0) {
     // "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [...]": the host is the word after " on ".
@@ -262,8 +263,15 @@ void InfoExtractor::finish() {
       flags_.push_back({"gdr_disabled", fmt::format("{}: GPU Direct RDMA disabled for HCA {}", who, h),
                         facts_["gdr_disabled"].front()});
   }
+  if (testHeaders_ > 1) {
+    facts_["nccl_tests_separate_worlds"].push_back(secondHeader_);
+    flags_.push_back(
+        {"nccl_tests_separate_worlds",
+         fmt::format("nccl-tests printed its header {} times: each process ran as its own world", testHeaders_),
+         secondHeader_});
+  }
   for (const auto& [host, n] : testDevicesPerHost_) {
-    if (testHeader_ && !testProgress_ && n > 1 && testDevicesPerHost_.size() == 1) {
+    if (testHeader_ && testHeaders_ == 1 && !testProgress_ && n > 1 && testDevicesPerHost_.size() == 1) {
       facts_["nccl_tests_stalled"].push_back(testEvidence_);
       flags_.push_back({"nccl_tests_stalled",
                         fmt::format("nccl-tests listed {} GPUs on {} and then printed no result and no error", n, host),

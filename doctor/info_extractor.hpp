@@ -9,6 +9,8 @@
 //   socket_fallback_with_rdma   "Using network Socket" on a host whose RDMA device NCCL saw but could not use
 //   gdr_disabled                "GPU Direct RDMA Disabled" for some HCA
 //   nccl_tests_stalled          nccl-tests with several GPUs on one host printed its devices, then nothing
+//   nccl_tests_separate_worlds  nccl-tests printed its header more than once: every process was rank 0 of a
+//                               world of its own (MPI not working or nccl-tests built without MPI)
 // Formats handled are those of nccl_info_startup_examples.txt (NCCL 2.4 "Ring" lines through 2.19+).
 #pragma once
 
@@ -85,7 +87,8 @@ class InfoExtractor {
   // nccl-tests: devices listed per host, whether any result/error row followed.
   std::map<std::string, int> testDevicesPerHost_;
   bool testHeader_ = false, testProgress_ = false;
-  Evidence testEvidence_;
+  int testHeaders_ = 0;  // only the main process prints "# nThread": more than one means separate worlds
+  Evidence testEvidence_, secondHeader_;
 };
 
 }  // namespace pf::doctor

@@ -82,9 +82,9 @@ Rule parseRule(const Json& j, std::string_view file, const std::string& category
   if (!j.is_object()) w.fail("each rule must be an object");
   Rule r;
   r.category = category;
-  static const std::set<std::string> known = {"id",     "title",    "explanation", "fix",      "commands",
-                                              "links",  "probe",    "confidence",  "fallback", "match",
-                                              "unless", "captures", "note"};
+  static const std::set<std::string> known = {"id",     "title",    "explanation", "fix",        "commands",
+                                              "links",  "probe",    "confidence",  "fallback",   "match",
+                                              "unless", "captures", "note",        "consequence"};
   for (const auto& [k, v] : j.items())
     if (!known.count(k)) w.fail(fmt::format("unknown field '{}'", k));
   auto str = [&](const char* f, bool required) {
@@ -110,6 +110,8 @@ Rule parseRule(const Json& j, std::string_view file, const std::string& category
   if (!(r.confidence > 0 && r.confidence <= 1)) w.fail("'confidence' must be in (0, 1]");
   if (j.contains("fallback") && !j["fallback"].is_boolean()) w.fail("'fallback' must be true or false");
   r.fallback = j.contains("fallback") && j["fallback"].get<bool>();
+  if (j.contains("consequence") && !j["consequence"].is_boolean()) w.fail("'consequence' must be true or false");
+  r.consequence = j.contains("consequence") && j["consequence"].get<bool>();
   if (!j.contains("match") || !j["match"].is_array() || j["match"].empty())
     w.fail("'match' must be a non-empty list of groups");
   for (const auto& g : j["match"]) {

@@ -35,11 +35,14 @@ struct Capture {
 
 struct Rule {
   std::string id, category, title, explanation, fix;
-  std::vector<std::string> commands;             ///< exact commands that apply the fix or check it
-  std::vector<std::string> links;                ///< public threads where the cause was diagnosed
-  std::string probe;                             ///< the confirm check that can test the cause on this node ("" = none)
-  double confidence = 0.5;                       ///< how sure a match makes us, 0..1; ranks diagnoses
-  bool fallback = false;                         ///< only reported when no other rule matched
+  std::vector<std::string> commands;  ///< exact commands that apply the fix or check it
+  std::vector<std::string> links;     ///< public threads where the cause was diagnosed
+  std::string probe;                  ///< the confirm check that can test the cause on this node ("" = none)
+  double confidence = 0.5;            ///< how sure a match makes us, 0..1; ranks diagnoses
+  bool fallback = false;              ///< only reported when no other rule matched
+  /// The message usually follows an earlier failure (a watchdog timeout, a peer that went away, a generic
+  /// CUDA error): ranked after every diagnosis that names a cause, whatever its confidence.
+  bool consequence = false;
   std::vector<std::vector<LinePattern>> groups;  ///< every group must match somewhere (any pattern of it)
   std::vector<LinePattern> unless;               ///< any of these anywhere suppresses the rule
   std::vector<Capture> captures;
