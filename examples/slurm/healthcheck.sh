@@ -20,7 +20,7 @@ first_failure() {
 # The summary on stdout names the failing check; the node_exporter textfile is rendered from the same document
 # (a --format prometheus run would print no summary to read the reason from).
 rm -f "$HEALTH_JSON"
-out=$(timeout 60 "$PREFLIGHT" check --quick --no-pairs --json "$HEALTH_JSON" 2>&1)
+out=$(timeout -k 10 60 "$PREFLIGHT" check --quick --no-pairs --json "$HEALTH_JSON" 2>&1)
 rc=$?
 [ -s "$HEALTH_JSON" ] &&
   "$PREFLIGHT" report "$HEALTH_JSON" --format prometheus --output "$TEXTFILE_DIR/preflight.prom" >/dev/null 2>&1

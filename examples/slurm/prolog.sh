@@ -20,14 +20,18 @@ first_failure() {
        print (length(r) > 160 ? substr(r, 1, 157) "..." : r); exit }'
 }
 
-# Prologs must be quick: bound the whole run (exit 4 from timeout is treated as a failure below).
-timeout 60 "$PREFLIGHT" check --quick --no-pairs --json "$doc" >"$OUT_DIR/prolog.log" 2>&1
+# Prologs must be quick: bound the whole run (timeout's exit 124, or 137 after the KILL that follows a TERM left
+# unanswered, is treated as a failure below).
+timeout -k 10 60 "$PREFLIGHT" check --quick --no-pairs --json "$doc" >"$OUT_DIR/prolog.log" 2>&1
 rc=$?
-case $rc in
-  0) exit 0 ;;
-  1) reason="preflight: $(first_failure <"$OUT_DIR/prolog.log")" ;;
-  *) reason="preflight: could not run (exit $rc), see $OUT_DIR/prolog.log" ;;
-esac
+[ $rc -eq 0 ] && exit 0
+first=$(first_failure <"$OUT_DIR/prolog.log")
+# Exit 1 with no FAIL line is not a verdict (a process stopped by a signal can end that way): say so.
+if [ $rc -eq 1 ] && [ -n "$first" ]; then
+  reason="preflight: $first"
+else
+  reason="preflight: could not run (exit $rc), see $OUT_DIR/prolog.log"
+fi
 # Slurm drains the node itself when the prolog fails, but its reason says only "Prolog error" (our message goes to
 # slurmd's log). Draining it first with our reason puts the evidence in `sinfo -R` and `scontrol show node`; Slurm
 # keeps the reason of a node that is already draining.

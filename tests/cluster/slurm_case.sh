@@ -47,6 +47,8 @@ pf_slurm_require
 if "$PF_BIN" check --help | grep -q 'built without the probes' || ! "$PF_BIN" --help | grep -q '^ *probe'; then
   echo "SKIP: this preflight has no probes (the node's fault is found by the net probe)"; exit 77
 fi
+# A test started inside a job (CI on a Slurm cluster) must not hand that job's variables to our srun and sbatch.
+for v in $(compgen -e | grep -E '^(SLURM|SLURMD|SBATCH|SALLOC|SRUN|PMIX|PMI|OMPI_COMM_WORLD)_'); do unset "$v"; done
 NODES=3
 BAD=node2
 WORK=$(mktemp -d /tmp/pf-slurm.XXXXXX)
