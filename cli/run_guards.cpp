@@ -58,6 +58,15 @@ std::string rankOf(const std::filesystem::path& proc) {
 
 }  // namespace
 
+void restoreDefaultSignals() {
+  for (int sig : {SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE}) {
+    struct sigaction cur = {};
+    if (sigaction(sig, nullptr, &cur) != 0) continue;
+    const bool caught = (cur.sa_flags & SA_SIGINFO) || (cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN);
+    if (caught) ::signal(sig, SIG_DFL);
+  }
+}
+
 SignalGuard::SignalGuard(const std::string& command, int rank, const CommonOptions& common) {
   if (::pipe2(pipe_, O_CLOEXEC) != 0) return;  // no guard: the signals keep their default action
   wakeFd() = pipe_[1];

@@ -6,6 +6,9 @@
 # It also leaves a node_exporter textfile so that the result is on the dashboards.
 set -u
 PREFLIGHT=${PREFLIGHT:-/usr/local/bin/preflight}
+# Where the PSM libraries are installed, libinfinipath (loaded with preflight) turns a SIGTERM that arrives while
+# the libraries load into exit 1; slurmd's SIGTERM to the prolog of a cancelled job must not read as a failed check.
+export IPATH_NO_BACKTRACE=1
 TEXTFILE_DIR=${TEXTFILE_DIR:-/var/lib/prometheus/node-exporter}
 HEALTH_JSON=${PREFLIGHT_HEALTH_JSON:-/run/preflight-health.json}
 node=$(hostname -s)

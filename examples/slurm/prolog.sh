@@ -9,6 +9,9 @@
 # belong in the job's first step: see train.sbatch.
 set -u
 PREFLIGHT=${PREFLIGHT:-/usr/local/bin/preflight}
+# Where the PSM libraries are installed, libinfinipath (loaded with preflight) turns a SIGTERM that arrives while
+# the libraries load into exit 1; slurmd's SIGTERM to the prolog of a cancelled job must not read as a failed check.
+export IPATH_NO_BACKTRACE=1
 OUT_DIR=${PREFLIGHT_OUT:-/var/log/preflight}
 mkdir -p "$OUT_DIR"
 doc="$OUT_DIR/prolog-${SLURM_JOB_ID:-nojob}.json"

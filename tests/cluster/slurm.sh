@@ -78,7 +78,8 @@ HealthCheckInterval=$interval
 HealthCheckNodeState=ANY
 EOF
   for ((i = 0; i < n; i++)); do
-    echo "NodeName=$(pf_node_name "$i") NodeAddr=$(pf_node_addr "$i") CPUs=2 RealMemory=512 State=UNKNOWN" >>"$d/slurm.conf"
+    echo "NodeName=$(pf_node_name "$i") NodeAddr=$(pf_node_addr "$i") CPUs=2 RealMemory=512 State=UNKNOWN" \
+      >>"$d/slurm.conf"
   done
   echo "PartitionName=pf Nodes=ALL Default=YES MaxTime=10 State=UP" >>"$d/slurm.conf"
   # slurmd loads a cgroup plugin even when no cgroup plugin tracks or binds tasks, and its autodetection fails in a
@@ -104,10 +105,12 @@ pf_slurm_up() {
     --key-file="$PF_SLURM_DIR/munge/munge.key" --pid-file="$PF_SLURM_DIR/munge/munged.pid" \
     --log-file="$PF_SLURM_DIR/log/munged.log" --seed-file="$PF_SLURM_DIR/munge/seed"
   for ((i = 0; i < 50; i++)); do [ -S "$PF_SLURM_DIR/munge/munge.socket" ] && break; sleep 0.1; done
-  [ -S "$PF_SLURM_DIR/munge/munge.socket" ] || { echo "munged did not start:"; cat "$PF_SLURM_DIR/log/munged.log"; return 1; }
+  [ -S "$PF_SLURM_DIR/munge/munge.socket" ] ||
+    { echo "munged did not start:"; cat "$PF_SLURM_DIR/log/munged.log"; return 1; }
   pf_slurm_daemon 0 "$PF_SLURM_DIR/log/slurmctld.out" slurmctld -D -i -f "$SLURM_CONF"
   for ((i = 0; i < 100; i++)); do pf_slurm scontrol ping 2>/dev/null | grep -q 'UP' && break; sleep 0.2; done
-  pf_slurm scontrol ping | grep -q UP || { echo "slurmctld did not answer:"; tail -20 "$PF_SLURM_DIR/log/slurmctld.log"; return 1; }
+  pf_slurm scontrol ping | grep -q UP ||
+    { echo "slurmctld did not answer:"; tail -20 "$PF_SLURM_DIR/log/slurmctld.log"; return 1; }
   for ((i = 0; i < n; i++)); do
     mkdir -p "$PF_SLURM_DIR/spool/$(pf_node_name "$i")" "$PF_SLURM_DIR/tmp/$(pf_node_name "$i")"
     pf_slurm_daemon "$i" "$PF_SLURM_DIR/log/slurmd-$(pf_node_name "$i").out" \

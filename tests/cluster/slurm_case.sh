@@ -60,7 +60,11 @@ trap cleanup_all EXIT
 trap 'exit 130' INT TERM
 pf_cluster_up $NODES || fail "cannot create the cluster"
 trap cleanup_all EXIT   # pf_cluster_up installed its own; ours also stops Slurm and removes $WORK
-trap 'echo "FAIL: stopped by a signal after $((SECONDS - T0)) s (the ${PF_SLURM_TIMEOUT:-220} s bound?)"; exit 130' INT TERM
+on_signal() {
+  echo "FAIL: stopped by a signal after $((SECONDS - T0)) s (the ${PF_SLURM_TIMEOUT:-220} s bound?)"
+  exit 130
+}
+trap on_signal INT TERM
 
 # The site's settings, as /etc/default/preflight would hold them on every node. Slurm runs the prolog and the
 # health check with an environment of its own, so the wrappers set what the example scripts read.
@@ -70,7 +74,8 @@ export SLURM_CONF="$PF_CLUSTER_STATE/slurm/slurm.conf" PREFLIGHT="$PF_BIN"
 export NCCL_SOCKET_IFNAME==eth0   # every node's fabric interface is eth0
 node=\$(hostname -s)
 mkdir -p "$WORK/out/\$node"
-export PREFLIGHT_OUT="$WORK/out/\$node" TEXTFILE_DIR="$WORK/out/\$node" PREFLIGHT_HEALTH_JSON="$WORK/out/\$node/health.json"
+export PREFLIGHT_OUT="$WORK/out/\$node" TEXTFILE_DIR="$WORK/out/\$node"
+export PREFLIGHT_HEALTH_JSON="$WORK/out/\$node/health.json"
 export TMPDIR="$WORK/out/\$node"
 EOF
 for s in prolog healthcheck; do
