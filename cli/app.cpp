@@ -9,12 +9,14 @@
 #include "command.hpp"
 #include "pf/error.hpp"
 #include "pf/log.hpp"
+#include "run_guards.hpp"
 
 namespace pf::cli {
 
 const char* version() { return PF_VERSION; }
 
 int main(int argc, char** argv) {
+  restoreDefaultSignals();
   CLI::App app{"preflight: diagnostics and benchmarks for distributed GPU training clusters", "preflight"};
   app.set_version_flag("--version", version());
   app.require_subcommand(1);

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iostream>
 #include <sstream>
 
@@ -57,6 +58,29 @@ std::string rankOf(const std::filesystem::path& proc) {
 }
 
 }  // namespace
+
+void restoreDefaultSignals() {
+  // AddressSanitizer catches the crash signals on purpose (its report names the bad access): leave those to it.
+  // GCC says so with __SANITIZE_ADDRESS__, Clang with __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define PF_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PF_ASAN 1
+#endif
+#endif
+#ifdef PF_ASAN
+  const std::initializer_list<int> sigs = {SIGINT, SIGTERM};
+#else
+  const std::initializer_list<int> sigs = {SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE};
+#endif
+  for (int sig : sigs) {
+    struct sigaction cur = {};
+    if (sigaction(sig, nullptr, &cur) != 0) continue;
+    const bool caught = (cur.sa_flags & SA_SIGINFO) || (cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN);
+    if (caught) ::signal(sig, SIG_DFL);
+  }
+}
 
 SignalGuard::SignalGuard(const std::string& command, int rank, const CommonOptions& common) {
   if (::pipe2(pipe_, O_CLOEXEC) != 0) return;  // no guard: the signals keep their default action

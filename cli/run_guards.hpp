@@ -66,6 +66,12 @@ class Watchdog {
   std::thread thread_;
 };
 
+/// Gives SIGINT, SIGTERM and the crash signals back their default action when a library loaded with us caught
+/// them before main (libinfinipath, through libfabric's PSM provider, does: its handler writes a backtrace file
+/// into the working directory and calls exit(1), so a stop or a crash read as "a check failed", and exit() from a
+/// handler can hang in the static destructors). Ignored signals stay ignored. Call first thing in main.
+void restoreDefaultSignals();
+
 /// The ranks of this job on this host, other than this one, that are stopped (SIGSTOP, a debugger): "rank 1
 /// (pid 4242)". Read from /proc: siblings of this process (children of the same mpirun, orted or slurmstepd)
 /// whose state is T, their rank from the launcher's environment variable.
