@@ -47,7 +47,7 @@ if command -v zsh >/dev/null; then
   zsh -n "$zshfile" || fail "$zshfile: zsh syntax"
   head -1 "$zshfile" | grep -qx '#compdef preflight' || fail "$zshfile: no #compdef line"
   # Tab pressed in a real interactive zsh (zsh_completion.zsh): each line must become what follows it.
-  got=$(timeout 60 zsh -f "$(dirname "$0")/zsh_completion.zsh" "$(dirname "$zshfile")" \
+  got=$(timeout 90 zsh -f "$(dirname "$0")/zsh_completion.zsh" "$(dirname "$zshfile")" \
     'preflight ch' 'preflight --log-level d' 'preflight check --loc' 'preflight sweep --back')
   want=$'preflight check \npreflight --log-level debug \npreflight check --local-ranks=\npreflight sweep --backend='
   [[ $got == "$want" ]] || fail "zsh completed: [$got], expected: [$want]"

@@ -11,7 +11,7 @@ zpty -w z "PS1='> '; fpath=($dir \$fpath); autoload -U compinit; compinit -u -D;
 sleep 1; zpty -r -t z out
 for line in "$@"; do
   zpty -w -n z "$line"$'\t'
-  sleep 2
+  sleep 3  # compinit and the completion itself, on a loaded machine too
   zpty -r -t z out
   # The terminal echo, without colour codes, carriage returns and the echo's backspaces.
   out=${out//$'\e'\[[0-9;?]#[a-zA-Z]/}
