@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 clang_format=${CLANG_FORMAT:-clang-format}
 if ! command -v "$clang_format" >/dev/null 2>&1; then
-  echo "check_format: $clang_format not found; install it (apt-get install clang-format, or bash ci/install-deps.sh)"
+  echo "check_format: $clang_format not found; install it (apt-get install clang-format, or bash ci/install-deps.sh --test)"
   exit 1
 fi
 mapfile -t files < <(git ls-files '*.cpp' '*.hpp' '*.cu' '*.cuh')

@@ -7,10 +7,11 @@
 # sanitizer stage: a second build with ASan and UBSan, where any report fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash ci/install-deps.sh
+bash ci/install-deps.sh --test
 bash ci/check_file_sizes.sh
 bash ci/check_format.sh
-bash ci/build.sh -DPF_WERROR=ON
+# Tests and benchmarks ON explicitly: a build folder first configured by the README's first command has them OFF.
+bash ci/build.sh -DPF_WERROR=ON -DPF_BUILD_TESTS=ON -DPF_BUILD_BENCH=ON
 cd "${BUILD_DIR:-build}"
 ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@"
 cd - >/dev/null

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "command.hpp"
+#include "completion.hpp"
 #include "pf/error.hpp"
 #include "pf/log.hpp"
 #include "run_guards.hpp"
@@ -15,10 +16,19 @@ namespace pf::cli {
 
 const char* version() { return PF_VERSION; }
 
+std::string versionText() {
+  std::string text = fmt::format("preflight {}\ncommit: {}\noptional components (yes = built in):\n{}", version(),
+                                 gitCommit(), buildComponents());
+  if (!text.empty() && text.back() == '\n') text.pop_back();  // CLI11 ends the version text with its own newline
+  return text;
+}
+
 int main(int argc, char** argv) {
   restoreDefaultSignals();
   CLI::App app{"preflight: diagnostics and benchmarks for distributed GPU training clusters", "preflight"};
-  app.set_version_flag("--version", version());
+  app.set_version_flag(
+      "--version", [] { return versionText(); },
+      "print the version, the git commit and the optional components built in");
   app.require_subcommand(1);
   app.footer(
       "Run `preflight <command> --help` for a command's options and examples.\n"
@@ -35,6 +45,8 @@ int main(int argc, char** argv) {
     cmd->setup(*sub);
     commands[sub] = std::move(cmd);
   }
+  std::string completionShell;
+  addCompletionCommand(app, completionShell);
 
   try {
     app.parse(argc, argv);
@@ -47,6 +59,10 @@ int main(int argc, char** argv) {
   if (logLevel == "info") log::setLevel(log::Level::kInfo);
   if (logLevel == "error") log::setLevel(log::Level::kError);
 
+  if (app.got_subcommand("completion")) {
+    std::cout << (completionShell == "bash" ? bashCompletion(app) : zshCompletion(app));
+    return 0;
+  }
   for (auto& [sub, cmd] : commands) {
     if (!sub->parsed()) continue;
     Invocation inv{&argc, &argv};

@@ -35,6 +35,13 @@ int main(int argc, char** argv);
 
 /// The version string ("0.1.0").
 const char* version();
+/// The git commit the binary was built from ("d367f56abcde", "-modified" appended when the tree had uncommitted
+/// changes, "unknown" outside git); generated at build time (cmake/PfBuildInfo.cmake).
+const char* gitCommit();
+/// One line per optional component: name, yes/no, what it gives (generated at configure time).
+const char* buildComponents();
+/// What `preflight --version` prints: the version, the commit and the components.
+std::string versionText();
 
 }  // namespace pf::cli
 

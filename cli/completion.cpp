@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Shell completion generated from the CLI11 definitions themselves: the hidden `preflight completion bash|zsh`
+// walks the app's subcommands and options, so a new command or option completes without anyone editing a list.
+// The build runs it to make the files the package installs (cli/CMakeLists.txt).
+#include "completion.hpp"
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
+
+namespace pf::cli {
+namespace {
+
+struct OptionSpec {
+  std::vector<std::string> names;    // "-b", "--minbytes"
+  bool takesValue = false;           // a flag takes none
+  std::vector<std::string> choices;  // from a CLI::IsMember check, as CLI11 shows it: "TEXT:{a,b,c}"
+  std::string help;                  // the first line of the description
+};
+
+struct CommandSpec {
+  std::string name, help;
+  std::vector<OptionSpec> options;
+  std::vector<std::string> argChoices;  // choices of the positional argument; empty: files
+};
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::vector<std::string> choicesOf(const std::string& typeName) {
+  std::vector<std::string> out;
+  auto open = typeName.find('{');
+  auto close = typeName.rfind('}');
+  if (open == std::string::npos || close == std::string::npos || close < open) return out;
+  std::string list = typeName.substr(open + 1, close - open - 1);
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    if (comma > start) out.push_back(list.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+CommandSpec describe(const CLI::App& app) {
+  CommandSpec spec{app.get_name(), firstLine(app.get_description()), {}, {}};
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_positional()) {
+      if (spec.argChoices.empty()) spec.argChoices = choicesOf(opt->get_type_name());
+      continue;
+    }
+    OptionSpec o;
+    for (const auto& s : opt->get_snames()) o.names.push_back("-" + s);
+    for (const auto& l : opt->get_lnames()) o.names.push_back("--" + l);
+    o.takesValue = opt->get_expected_max() > 0;  // a flag expects no value
+    if (o.takesValue) o.choices = choicesOf(opt->get_type_name());
+    o.help = firstLine(opt->get_description());
+    spec.options.push_back(std::move(o));
+  }
+  return spec;
+}
+
+// Subcommands a user can see: hidden ones (an empty group, as `completion` itself) are left out.
+std::vector<CommandSpec> visibleCommands(const CLI::App& app) {
+  std::vector<CommandSpec> out;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App* s) { return !s->get_group().empty(); }))
+    out.push_back(describe(*sub));
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v) { return fmt::format("{}", fmt::join(v, " ")); }
+
+// One `case $prev` block: options that take a value complete their choices, or file names.
+std::string bashValueCases(const CommandSpec& c, const std::string& indent) {
+  std::string out;
+  for (const OptionSpec& o : c.options) {
+    if (!o.takesValue) continue;
+    std::string words = o.choices.empty() ? "compgen -f" : fmt::format("compgen -W \"{}\"", join(o.choices));
+    out += fmt::format("{}  {}) COMPREPLY=($({} -- \"$cur\")); return ;;\n", indent, fmt::join(o.names, "|"), words);
+  }
+  return out.empty() ? out : fmt::format("{}case $prev in\n{}{}esac\n", indent, out, indent);
+}
+
+std::string bashOptionWords(const CommandSpec& c) {
+  std::vector<std::string> words;
+  for (const OptionSpec& o : c.options) words.insert(words.end(), o.names.begin(), o.names.end());
+  return join(words);
+}
+
+// Single-quoted zsh text: ' closes the quote, so it becomes '\''.
+std::string zshQuote(const std::string& s) {
+  std::string out;
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out;
+}
+
+// An _arguments description sits in [...]: a bracket in it must be escaped.
+std::string zshDescription(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '[' || ch == ']' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return zshQuote(out);
+}
+
+std::string zshArguments(const CommandSpec& c, const std::string& indent) {
+  std::string out;
+  for (const OptionSpec& o : c.options) {
+    std::string action;
+    if (o.takesValue) action = o.choices.empty() ? ":value:_files" : fmt::format(":value:({})", join(o.choices));
+    for (const auto& name : o.names)
+      out +=
+          fmt::format(" \\\n{}  '{}{}[{}]{}'", indent, name, o.takesValue ? "=" : "", zshDescription(o.help), action);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string bashCompletion(const CLI::App& app) {
+  CommandSpec top = describe(app);
+  std::vector<CommandSpec> commands = visibleCommands(app);
+  std::vector<std::string> names;
+  for (const auto& c : commands) names.push_back(c.name);
+
+  std::string s =
+      "# bash completion for preflight: generated by `preflight completion bash` from the command definitions.\n"
+      "_preflight() {\n"
+      "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd='' i\n"
+      "  # `--opt=value`: bash splits at '=', so the option is one word further back.\n"
+      "  if [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi\n"
+      "  if [[ $cur == = ]]; then cur=''; fi\n"
+      "  for ((i = 1; i < COMP_CWORD; i++)); do\n";
+  s += fmt::format("    case ${{COMP_WORDS[i]}} in {}) cmd=${{COMP_WORDS[i]}}; break ;; esac\n", fmt::join(names, "|"));
+  s += "  done\n  local opts='' words=''\n  case $cmd in\n    '')\n";
+  s += bashValueCases(top, "      ");
+  s += fmt::format("      opts='{}'\n      words='{}' ;;\n", bashOptionWords(top), join(names));
+  for (const CommandSpec& c : commands) {
+    s += fmt::format("    {})\n", c.name);
+    s += bashValueCases(c, "      ");
+    s += fmt::format("      opts='{}'\n      words='{}' ;;\n", bashOptionWords(c), join(c.argChoices));
+  }
+  s += "  esac\n"
+       "  if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+       "  elif [[ -n $words ]]; then COMPREPLY=($(compgen -W \"$words\" -- \"$cur\"))\n"
+       "  else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n"
+       "}\n"
+       "complete -o filenames -F _preflight preflight\n";
+  return s;
+}
+
+std::string zshCompletion(const CLI::App& app) {
+  CommandSpec top = describe(app);
+  std::vector<CommandSpec> commands = visibleCommands(app);
+  std::string s =
+      "#compdef preflight\n"
+      "# zsh completion for preflight: generated by `preflight completion zsh` from the command definitions.\n"
+      "_preflight() {\n"
+      "  local curcontext=$curcontext state line\n"
+      "  local -a commands\n"
+      "  commands=(";
+  for (const CommandSpec& c : commands) s += fmt::format("\n    '{}:{}'", c.name, zshQuote(c.help));
+  s += "\n  )\n  _arguments -C";
+  s += zshArguments(top, "  ");
+  s += " \\\n    '1:command:->command' \\\n    '*::argument:->argument'\n"
+       "  case $state in\n"
+       "    command) _describe -t commands 'preflight command' commands ;;\n"
+       "    argument)\n"
+       "      case $line[1] in\n";
+  for (const CommandSpec& c : commands) {
+    std::string arg = c.argChoices.empty() ? "_files" : fmt::format("({})", join(c.argChoices));
+    s += fmt::format("        {}) _arguments{} \\\n            '*:argument:{}' ;;\n", c.name,
+                     zshArguments(c, "          "), arg);
+  }
+  s += "      esac ;;\n  esac\n}\n_preflight \"$@\"\n";
+  return s;
+}
+
+void addCompletionCommand(CLI::App& app, std::string& shell) {
+  // An empty group hides it from --help: it is for the build and for users who want to regenerate the files.
+  CLI::App* sub = app.add_subcommand("completion", "print the bash or zsh completion script");
+  sub->group("");
+  sub->add_option("shell", shell, "bash or zsh")->required()->check(CLI::IsMember({"bash", "zsh"}));
+}
+
+}  // namespace pf::cli
