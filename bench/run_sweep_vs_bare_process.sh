@@ -15,19 +15,27 @@ shift $(( $# > 2 ? 2 : $# ))
 bare=${BUILD_DIR:-build}/bench/pf_bare_allreduce
 pf=${BUILD_DIR:-build}/bin/preflight
 [[ -x $bare && -x $pf ]] || { echo "build first: bash ci/build.sh ($bare or $pf missing)"; exit 2; }
-sizes=(8 64 1024 16384 1048576 16777216)
-iters=${ITERS:-200} warmup=${WARMUP:-20}
+# Two groups, each with its own iteration count (one count for all sizes makes the small ones a few tens of
+# microseconds of timed work, too little to time): 8 B-16 KiB and 1-16 MiB, as two sweeps and two bare runs.
+small=(8 64 1024 16384) large=(1048576 16777216)
+sizes=("${small[@]}" "${large[@]}")
+iters_small=${ITERS_SMALL:-5000} iters_large=${ITERS_LARGE:-40}
 root=(); [[ $(id -u) -eq 0 ]] && root=(--allow-run-as-root)
 launch=(mpirun "${root[@]}" -np "$np" --bind-to core "$@")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-run_bare() { "${launch[@]}" "$bare" "$iters" "$warmup" "${sizes[@]}" >"$tmp/bare.$1"; }
+run_bare() {
+  { "${launch[@]}" "$bare" "$iters_small" 100 "${small[@]}"; "${launch[@]}" "$bare" "$iters_large" 5 "${large[@]}"; } \
+    >"$tmp/bare.$1"
+}
 run_sweep() {
-  # -f 2 from 8 B covers every size above; the table's out-of-place time is the comparable figure.
-  local cmd=("$pf" sweep all_reduce -b 8 -e 16M -f 2 -n "$iters" -w "$warmup" --json "$tmp/sweep.$1.json")
-  if [[ ${SWEEP_LAUNCH:-mpirun} == local ]]; then "${cmd[@]}" --local-ranks "$np" >/dev/null
-  else "${launch[@]}" "${cmd[@]}" >/dev/null; fi
+  # -f 2 covers 8 B-16 KiB, -f 16 1 and 16 MiB; the table's out-of-place time is the comparable figure.
+  local s=("$pf" sweep all_reduce -b 8 -e 16K -f 2 -n "$iters_small" -w 100 --json "$tmp/sweep-s.$1.json")
+  local l=("$pf" sweep all_reduce -b 1M -e 16M -f 16 -n "$iters_large" -w 5 --json "$tmp/sweep-l.$1.json")
+  if [[ ${SWEEP_LAUNCH:-mpirun} == local ]]; then
+    "${s[@]}" --local-ranks "$np" >/dev/null && "${l[@]}" --local-ranks "$np" >/dev/null
+  else "${launch[@]}" "${s[@]}" >/dev/null && "${launch[@]}" "${l[@]}" >/dev/null; fi
 }
 for ((r = 0; r < runs; r++)); do
   if ((r % 2 == 0)); then run_bare "$r"; run_sweep "$r"; else run_sweep "$r"; run_bare "$r"; fi
@@ -38,9 +46,11 @@ tmp, runs, np, how, sizes = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv
 bare = {s: [] for s in sizes}; sweep = {s: [] for s in sizes}; ratio = {s: [] for s in sizes}
 for r in range(runs):
     b = dict((int(l.split()[0]), float(l.split()[1])) for l in open(f"{tmp}/bare.{r}"))
-    doc = json.load(open(f"{tmp}/sweep.{r}.json"))
-    w = {row["size_bytes"]: row["time_us"] for res in doc["results"] for row in res.get("rows", [])
-         if row.get("placement") == "out" and row.get("cycle", 0) == 0}
+    w = {}
+    for part in ("s", "l"):
+        doc = json.load(open(f"{tmp}/sweep-{part}.{r}.json"))
+        w.update({row["size_bytes"]: row["time_us"] for res in doc["results"] for row in res.get("rows", [])
+                  if row.get("placement") == "out" and row.get("cycle", 0) == 0})
     for s in sizes:
         bare[s].append(b[s]); sweep[s].append(w[s]); ratio[s].append(w[s] / b[s])
 print(f"# preflight sweep ({how} launch) vs a bare MPI_Allreduce program, {np} ranks, {runs} alternated runs, medians")
