@@ -71,9 +71,10 @@ std::string summary(const RunReport& report, bool strict, bool quiet) {
     out += fmt::format("      {}\n", r.message);
     if (!r.remedy.empty()) out += fmt::format("      remedy: {}\n", r.remedy);
   }
-  std::string head =
-      fmt::format("preflight {}: {} ({} nodes, {} ranks)", report.context.command,
-                  report.exit_code == 0 ? "PASS" : "FAIL", report.context.node_count, report.context.world_size);
+  // The exit code inside the brackets: scripts and prologs read "failing: <nodes>" at the end of this line.
+  std::string head = fmt::format("preflight {}: {} ({} nodes, {} ranks, exit {})", report.context.command,
+                                 report.exit_code == 0 ? "PASS" : "FAIL", report.context.node_count,
+                                 report.context.world_size, report.exit_code);
   std::set<std::string> links;
   for (const auto& hosts : failingLinks) {
     bool covered = false;
@@ -84,7 +85,6 @@ std::string summary(const RunReport& report, bool strict, bool quiet) {
   if (!failingNodes.empty()) head += fmt::format("; failing: {}", fmt::join(failingNodes, " "));
   if (problems == 0) head += !skipped ? "; every check within limits" : "; every check that ran within limits";
   if (!strict && report.verdict == Status::kWarn) head += "; warnings do not fail without --strict";
-  head += fmt::format("; exit {}", report.exit_code);
   return quiet ? head + "\n" : out + head + "\n";
 }
 

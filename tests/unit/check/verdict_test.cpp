@@ -123,11 +123,11 @@ TEST(Verdict, SummaryNamesNodeCheckEvidenceAndRemedy) {
   EXPECT_THAT(s, HasSubstr("node0-node3 0.025 GB/s"));
   EXPECT_THAT(s, HasSubstr("remedy: drain node3"));
   // The verdict, with the exit code, comes last; --quiet prints it alone.
-  EXPECT_THAT(s, ::testing::EndsWith("failing: node3; exit 1\n"));
+  EXPECT_THAT(s, ::testing::EndsWith("failing: node3\n"));
   reports::ReportOptions quiet;
   quiet.quiet = true;
   EXPECT_EQ(reports::renderDocument("table", r, quiet),
-            "preflight check: FAIL (4 nodes, 1 ranks); failing: node3; exit 1\n");
+            "preflight check: FAIL (4 nodes, 1 ranks, exit 1); failing: node3\n");
 }
 
 }  // namespace
