@@ -67,29 +67,27 @@ AllReduceCost FabricModel::allReduce(double bytes, const Allocation& a) const {
   }
   // Across nodes: a ring step lasts as long as its slowest hop.
   const AlphaBeta& e = fitFor(inter->fit, bytes);
-  const double eBeta = e.betaUsPerB / interBandwidthFactor;
-  const Terms interStep{e.alphaUs, perStep * eBeta};
-  Terms intraStep{};
-  double intraErr = 0;
+  const double interBeta = e.betaUsPerB / interBandwidthFactor;
+  double intraAlpha = 0, intraBeta = 0, intraErr = 0;  // one rank per node: no hop inside a node
   if (intra && a.ranksPerNode > 1) {
     const AlphaBeta& i = fitFor(intra->fit, bytes);
-    intraStep = {i.alphaUs, perStep * i.betaUsPerB};
-    intraErr = i.relError;
+    intraAlpha = i.alphaUs, intraBeta = i.betaUsPerB, intraErr = i.relError;
   }
-  const bool interBound = interStep.total() >= intraStep.total();
-  const Terms& hop = interBound ? interStep : intraStep;
-  const Terms ring{steps * hop.latency, steps * hop.bandwidth};
+  const bool ringInter = e.alphaUs + perStep * interBeta >= intraAlpha + perStep * intraBeta;
+  const Terms ring = ringInter ? Terms{steps * e.alphaUs, steps * perStep * interBeta}
+                               : Terms{steps * intraAlpha, steps * perStep * intraBeta};
   // The tree's pipeline also moves all S bytes through a chain inside each node: as slow as the slower level.
-  const double intraBeta = intraStep.bandwidth / std::max(perStep, 1e-300);
-  const bool treeInter = eBeta >= intraBeta;
-  const Terms tree{2.0 * std::log2(static_cast<double>(n)) * e.alphaUs, 2.0 * bytes * std::max(eBeta, intraBeta)};
-  if (ring.total() <= tree.total())
-    return {ring.total(),   ring.latency,
-            ring.bandwidth, interBound ? "inter-node" : "intra-node",
-            "ring",         interBound ? e.relError : intraErr};
-  return {tree.total(),   tree.latency,
-          tree.bandwidth, treeInter ? "inter-node" : "intra-node",
-          "tree",         treeInter ? e.relError : intraErr};
+  const bool treeInter = interBeta >= intraBeta;
+  const Terms tree{2.0 * std::log2(static_cast<double>(n)) * e.alphaUs, 2.0 * bytes * std::max(interBeta, intraBeta)};
+  const bool useRing = ring.total() <= tree.total();
+  const Terms& t = useRing ? ring : tree;
+  const bool interBound = useRing ? ringInter : treeInter;
+  return {t.total(),
+          t.latency,
+          t.bandwidth,
+          interBound ? "inter-node" : "intra-node",
+          useRing ? "ring" : "tree",
+          interBound ? e.relError : intraErr};
 }
 
 FabricModel fabricModelFromLevels(std::vector<LevelFit> levels) {
