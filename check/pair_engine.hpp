@@ -29,7 +29,8 @@ struct PairOptions {
   int latIters = 50;              ///< timed round trips of latency messages
   uint64_t latBytes = 8;
   double maxSecondsPerDirection = 1.0;  ///< time cap of one direction's bandwidth loop
-  int confirmBackoffMs = 250;           ///< pause before suspect pairs are measured again
+  int confirmBackoffMs = 250;           ///< pause before suspect pairs are measured again (x4 each later pass)
+  int confirmPasses = 2;                ///< passes of re-measuring: all suspects, then the remaining links
   std::string procRoot = "/";           ///< where procfs is read for the CPU load (tests: a quiet fake)
 };
 

@@ -24,7 +24,7 @@ struct PairRow {
   double lat_us = 0;  ///< median one-way latency of small messages (half a round trip)
   uint64_t lat_size_bytes = 8;
   double seconds = 0;    ///< wall time of this pair's test (all its measurements)
-  int measurements = 1;  ///< 2 when a pair outside limits was measured again to confirm it (the best counts)
+  int measurements = 1;  ///< more than 1 when a pair outside limits was measured again to confirm (the best counts)
   // Filled by the analysis; null in JSON until then.
   std::optional<double> expected_gbps, pct_of_expected, expected_lat_us, bw_robust_z;
   Status status = Status::kPass;

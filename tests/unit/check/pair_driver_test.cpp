@@ -31,17 +31,17 @@ struct CallLog {
 };
 
 // Link speeds from a script: pairs touching a rank in `slow` get 0.02 GB/s, others 2 GB/s, 30 us each way; the
-// pair `transient` (initiator rank, peer rank) is slow on its first measurement only, as a pair is when something
-// else briefly runs on its host. The pair protocol runs for real over the in-process fake transport.
-FakeWire::Speed scriptedSpeed(CallLog& log, std::set<int> slow, std::pair<int, int> transient) {
-  return [&log, slow = std::move(slow), transient](const FakeLink& l) {
+// pair `transient` (initiator rank, peer rank) is slow on its first `slowTimes` measurements only, as a pair is when
+// something else briefly runs on its host. The pair protocol runs for real over the in-process fake transport.
+FakeWire::Speed scriptedSpeed(CallLog& log, std::set<int> slow, std::pair<int, int> transient, int slowTimes) {
+  return [&log, slow = std::move(slow), transient, slowTimes](const FakeLink& l) {
     int nth = 0;
     {
       std::lock_guard<std::mutex> lock(log.mu);
       nth = log.measured[transient];
     }
     const bool onTransient = std::minmax(l.from, l.to) == std::minmax(transient.first, transient.second);
-    return slow.count(l.from) || slow.count(l.to) || (onTransient && nth == 1) ? 0.02 : 2.0;
+    return slow.count(l.from) || slow.count(l.to) || (onTransient && nth <= slowTimes) ? 0.02 : 2.0;
   };
 }
 
@@ -64,10 +64,10 @@ PairOptions quietOptions() {
 
 // Runs the phase on `hosts.size()` thread ranks; returns rank 0's outcome.
 PairsPhase runOnThreads(const std::vector<std::string>& hosts, CallLog& log, const std::set<int>& slow,
-                        std::pair<int, int> transient = {-1, -1}) {
+                        std::pair<int, int> transient = {-1, -1}, int slowTimes = 1) {
   const int n = static_cast<int>(hosts.size());
   auto boots = makeThreadBootstraps(n);
-  FakeWire wire(scriptedSpeed(log, slow, transient), 30e-6);
+  FakeWire wire(scriptedSpeed(log, slow, transient, slowTimes), 30e-6);
   std::vector<PairsPhase> out(static_cast<size_t>(n));
   std::vector<std::thread> threads;
   for (int r = 0; r < n; ++r)
@@ -135,6 +135,25 @@ TEST(PairDriver, TransientSlowPairIsMeasuredAgainAndPasses) {
     EXPECT_EQ(r.measurements, r.host_a == "a" && r.host_b == "d" ? 2 : 1);
     EXPECT_NEAR(r.bwGbps(), 2.0, 1e-9);  // the better of the two measurements
   }
+}
+
+TEST(PairDriver, ALinkSlowTwiceIsMeasuredAThirdTimeAfterALongerBackOff) {
+  CallLog log;
+  PairsPhase p = runOnThreads({"a", "b", "c", "d"}, log, {}, {0, 3}, 2);
+  EXPECT_EQ(p.result.status, Status::kPass) << p.result.message;
+  EXPECT_EQ(p.result.metrics["confirmation_rounds"], 2);
+  EXPECT_EQ((log.measured[{0, 3}]), 3);
+  for (const PairRow& r : p.rows) EXPECT_EQ(r.measurements, r.host_a == "a" && r.host_b == "d" ? 3 : 1);
+}
+
+TEST(PairDriver, ALinkSlowEveryTimeFailsAfterThreeMeasurements) {
+  CallLog log;
+  PairsPhase p = runOnThreads({"a", "b", "c", "d"}, log, {}, {0, 3}, 1000);
+  EXPECT_EQ(p.result.status, Status::kFail);
+  ASSERT_EQ(p.analysis.findings.size(), 1u);
+  EXPECT_EQ(p.analysis.findings[0].check, "pairs.link");
+  EXPECT_EQ(p.analysis.findings[0].hosts, (std::vector<std::string>{"a", "d"}));
+  EXPECT_EQ((log.measured[{0, 3}]), 3);
 }
 
 TEST(PairDriver, OneNodeIsSkippedWithTheReason) {
