@@ -158,15 +158,13 @@ ProcessInfo& InfoExtractor::proc(const NormView& l, const LineEvidence& ev) {
   if (!l.host.empty()) {
     // "host:pid": found by pid, then host, without formatting the name (millions of lines on a large job).
     auto& sameP = byPid_[l.pid];
-    for (auto* e : sameP)
-      if (e->second.host == l.host && e->first.size() > l.host.size() && e->first[l.host.size()] == ':' &&
-          std::string_view(e->first).substr(0, l.host.size()) == l.host)
-        entry = e;
+    for (auto& [host, e] : sameP)
+      if (host == l.host) entry = e;
     if (!entry) {
       whoInto(l, whoBuf_);
       entry = &*procs_.try_emplace(whoBuf_).first;
       if (entry->second.host.empty()) entry->second.host = l.host;
-      sameP.push_back(entry);
+      sameP.emplace_back(std::string(l.host), entry);
     }
   } else {
     whoInto(l, whoBuf_);
@@ -198,7 +196,7 @@ void InfoExtractor::feedNcclTests(std::string_view t, LineEvidence& ev) {
   }
 }
 
-void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev) {
+void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
   // "... rank 3 nranks 8 cudaDev 3 ... commId 0x1a2b - Init COMPLETE": the words after rank/nranks/commId.
   int rank = -1, nranks = 0;
   std::string_view comm, prev;
@@ -218,9 +216,18 @@ void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev) {
   if (rank < 0 || nranks <= 0) return;
   Comm& c = comms_[comm.empty() ? fmt::format("nranks={}", nranks) : std::string(comm)];
   c.nranks = nranks;
-  auto& byRank = has(t, "Init START") ? c.started : c.completed;
-  // The first line per rank is kept; the rest (the same rank re-initialising) change nothing.
-  if (byRank.count(rank)) return;
+  auto& byRank = start ? c.started : c.completed;
+  // The first line per rank is kept; the rest (the same rank re-initialising) change nothing. A flag per
+  // rank answers that without walking the map, which on thousands of ranks cost more than the parsing.
+  const std::uint8_t bit = start ? 1 : 2;
+  std::vector<std::uint8_t>& seen = initSeen_[&c];
+  if (rank < (1 << 20)) {
+    if (static_cast<std::size_t>(rank) >= seen.size()) seen.resize(static_cast<std::size_t>(rank) + 1);
+    if (seen[static_cast<std::size_t>(rank)] & bit) return;
+    seen[static_cast<std::size_t>(rank)] |= bit;
+  } else if (byRank.count(rank)) {
+    return;
+  }
   Evidence e = ev.get();
   e.rank = rank;
   byRank.emplace(rank, std::move(e));
@@ -254,9 +261,9 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   }
   if (l.level != "INFO" && l.level != "WARN") return;
   // Transport lines are most of an INFO log: count them without resolving the process unless GDR shows.
-  if (has(t, " via ") && has(t, "->")) {
+  if (const char* at = static_cast<const char*>(memmem(t.data(), t.size(), " via ", 5)); at && has(t, "->")) {
     ProcessInfo& p = proc(l, ev);
-    std::string_view via = after(t, " via ");
+    const std::string_view via = t.substr(static_cast<std::size_t>(at - t.data()) + 5);
     ++transports_[transportName(via)];
     if (has(via, "GDRDMA")) p.gdrUsed = true;
     return;
@@ -282,6 +289,11 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
       }
   } else if (hasTap(6, "NET/IB : Using")) {
     std::string_view rest = after(t, "NET/IB : Using");
+    // Printed again at every communicator init; only this branch sets these fields, so the same text for
+    // the same process changes nothing (and parsing it allocates a dozen strings).
+    std::string& last = lastIbUsing_[&p];
+    if (last == rest) return;
+    last = rest;
     p.hcas = interfaceList(rest, true);
     p.relaxedOrdering = has(rest, "[RO]");
     if (has(rest, "OOB ")) p.oobIf = ifName(words(after(rest, "OOB ")).front());
@@ -307,8 +319,8 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     algos_.insert("NVLS");
   } else if (hasTap(27, "CollNet ")) {
     algos_.insert("CollNet");
-  } else if (hasTap(14, "Init START") || hasTap(15, "Init COMPLETE")) {
-    feedInit(t, ev);
+  } else if (const bool start = hasTap(14, "Init START"); start || hasTap(15, "Init COMPLETE")) {
+    feedInit(t, ev, start);
   }
 }
 

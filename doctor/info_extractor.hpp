@@ -77,13 +77,15 @@ class InfoExtractor {
  private:
   ProcessInfo& proc(const NormView& l, const LineEvidence& ev);
   void feedNcclTests(std::string_view t, LineEvidence& ev);
-  void feedInit(std::string_view t, LineEvidence& ev);
+  void feedInit(std::string_view t, LineEvidence& ev, bool start);
 
   std::map<std::string, ProcessInfo> procs_;
   // The same processes by pid (the "host:pid" ones), found without formatting their name.
-  std::unordered_map<long, std::vector<std::pair<const std::string, ProcessInfo>*>> byPid_;
-  std::string whoBuf_;                               // reused for the name of a new process
-  std::map<std::string, Evidence> versionEvidence_;  // version -> first line that printed it
+  std::unordered_map<long, std::vector<std::pair<std::string, std::pair<const std::string, ProcessInfo>*>>> byPid_;
+  std::string whoBuf_;                                                   // reused for the name of a new process
+  std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
+  std::unordered_map<const ProcessInfo*, std::string> lastIbUsing_;      // the last "NET/IB : Using" text applied
+  std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
   std::map<std::string, std::size_t> transports_;
   std::map<std::string, std::vector<Evidence>> facts_;
   std::vector<Flag> flags_;
