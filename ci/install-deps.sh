@@ -22,6 +22,7 @@ packages=(
   openmpi-bin libopenmpi-dev          # launcher and host collectives: `check --local-ranks N` starts ranks through mpirun
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libcpptoml-dev                      # check: the threshold file's TOML reader (header only)
+  zlib1g-dev libzstd-dev              # doctor: reads .gz and .zst logs, decompressed while streaming
 )
 if ((test_set)); then
   packages+=(

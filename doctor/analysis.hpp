@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The doctor's pipeline over a set of inputs: scan every input once (Matcher), normalise only the lines that
-// matched, feed the INFO extractor, evaluate the rules (every group of a rule must match somewhere in the
-// inputs, nothing in `unless` may), rank the diagnoses by confidence, and run the per-rank analysis.
+// The doctor's pipeline over a set of inputs: scan every input once, block by block (LogScanner: Matcher,
+// normalise only the lines that matched, feed the INFO extractor, keep per pattern what the report uses), evaluate the
+// rules (every group of a rule must match somewhere in the inputs, nothing in `unless` may), rank the diagnoses by
+// confidence, and run the per-rank analysis.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +16,13 @@
 
 #include "evidence.hpp"
 #include "info_extractor.hpp"
+#include "log_source.hpp"
 #include "rank_analysis.hpp"
 #include "rule_catalog.hpp"
 
 namespace pf::doctor {
 
-/// One input: a file's name as given (or "<stdin>") and its text.
+/// One input held in memory: a name as given (or "<stdin>") and its text.
 struct Source {
   std::string name;
   std::string text;
@@ -49,8 +51,12 @@ struct Analysis {
   std::size_t bytes = 0, lines = 0;
 };
 
-inline constexpr std::size_t kMaxEvidence = 6;
+/// Analyses texts already in memory (tests, fuzzing), streamed in blocks of `blockSize` bytes like files.
+Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources, std::size_t blockSize = kDefaultBlockSize);
 
-Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources);
+/// Analyses files ("-" = stdin; gzip and zstd decompressed on the fly) in one streaming pass each, as one job.
+/// @throws UsageError naming the file that cannot be read or decompressed.
+Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& paths,
+                      std::size_t blockSize = kDefaultBlockSize);
 
 }  // namespace pf::doctor

@@ -11,6 +11,9 @@
 
 namespace pf::doctor {
 
+/// Evidence lines shown per diagnosis (and kept per rule pattern while scanning).
+inline constexpr std::size_t kMaxEvidence = 6;
+
 struct Evidence {
   std::string file;
   std::size_t line = 0;   ///< 1-based
@@ -20,6 +23,35 @@ struct Evidence {
   std::string timestamp;  ///< as printed; "" when absent
   std::string where() const { return file + ":" + std::to_string(line); }
   Json toJson() const;
+};
+
+/// The evidence for the line being analysed, built only when someone keeps it: the INFO extractor counts most
+/// of the lines it sees and keeps a handful, so building every line's Evidence up front would cost more than
+/// the extraction itself. `make` fills an Evidence on the first get().
+class LineEvidence {
+ public:
+  using Maker = void (*)(const void* ctx, Evidence& out);
+  LineEvidence(const std::string& file, Maker make, const void* ctx) : file_(file), make_(make), ctx_(ctx) {}
+  /// An evidence already built (tests).
+  explicit LineEvidence(const Evidence& ready) : file_(ready.file), built_(true), ev_(ready) {}
+  const std::string& file() const { return file_; }
+  const Evidence& get() {
+    if (!built_) {
+      make_(ctx_, ev_);
+      built_ = true;
+    }
+    used_ = true;
+    return ev_;
+  }
+  /// Whether get() was called: the line's evidence may be kept somewhere.
+  bool used() const { return used_; }
+
+ private:
+  const std::string& file_;
+  Maker make_ = nullptr;
+  const void* ctx_ = nullptr;
+  bool built_ = false, used_ = false;
+  Evidence ev_;
 };
 
 inline Json Evidence::toJson() const {

@@ -4,16 +4,45 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 namespace pf::doctor {
 namespace {
 
-bool has(std::string_view s, std::string_view lit) { return s.find(lit) != std::string_view::npos; }
+// memmem rather than string_view::find: find looks for the first byte with memchr and compares at each
+// occurrence, which for literals starting with a blank (" via ") means a call per word of the line.
+bool has(std::string_view s, std::string_view lit) {
+  return memmem(s.data(), s.size(), lit.data(), lit.size()) != nullptr;
+}
 
-std::string after(std::string_view s, std::string_view lit) {
+std::string_view after(std::string_view s, std::string_view lit) {
   std::size_t p = s.find(lit);
-  return p == std::string_view::npos ? std::string() : std::string(s.substr(p + lit.size()));
+  return p == std::string_view::npos ? std::string_view() : s.substr(p + lit.size());
+}
+
+// std::atoi on a view: leading white space, a sign, digits; 0 when there are none. Saturates where atoi's
+// behaviour is undefined (hostile input), so a fuzzer cannot trip it.
+int atoiView(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) ++i;
+  bool neg = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
+  long v = 0;
+  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
+    if (v < 10000000000L) v = v * 10 + (s[i] - '0');
+  v = std::min<long>(v, 2147483647L);
+  return static_cast<int>(neg ? -v : v);
+}
+
+// The first whitespace-separated word, without allocating.
+std::string_view firstWord(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  std::size_t j = i;
+  while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+  return s.substr(i, j - i);
 }
 
 // Whitespace-separated words (a hand loop: an istringstream costs a locale look-up per word, which showed
@@ -49,7 +78,7 @@ bool isVirtual(const std::string& ifn) {
 }
 
 // Interfaces after "Using " up to ";" (NET/IB puts "; OOB ..." after its list).
-std::vector<std::string> interfaceList(const std::string& rest, bool hca) {
+std::vector<std::string> interfaceList(std::string_view rest, bool hca) {
   std::vector<std::string> out;
   for (const auto& w : words(rest.substr(0, rest.find(';')))) {
     if (w == "[RO]") continue;
@@ -60,19 +89,35 @@ std::vector<std::string> interfaceList(const std::string& rest, bool hca) {
 }
 
 // "P2P/IPC/read" -> "P2P/IPC"; "NET/IB/0/GDRDMA" -> "NET/IB"; "SHM/direct/direct" -> "SHM".
-std::string transportName(const std::string& via) {
-  std::string first = via.substr(0, via.find('/'));
+std::string transportName(std::string_view via) {
+  std::string_view first = via.substr(0, via.find('/'));
   if (first == "SHM") return "SHM";
   std::size_t a = via.find('/');
-  if (a == std::string::npos) return first;
+  if (a == std::string_view::npos) return std::string(first);
   std::size_t b = via.find('/', a + 1);
-  std::string second = via.substr(a + 1, b == std::string::npos ? std::string::npos : b - a - 1);
+  std::string_view second = via.substr(a + 1, b == std::string_view::npos ? std::string_view::npos : b - a - 1);
   if (first == "P2P") second = second.substr(0, second.find(' '));
-  return first + "/" + second;
+  std::string out;
+  out.reserve(first.size() + 1 + second.size());
+  out.append(first).append(1, '/').append(second);
+  return out;
+}
+
+// NormView::who() into a reused buffer (no formatting library call per line).
+void whoInto(const NormView& l, std::string& out) {
+  out.clear();
+  char num[24];
+  if (!l.host.empty()) {
+    out.append(l.host).append(1, ':');
+    out.append(num, std::to_chars(num, num + sizeof num, l.pid).ptr);
+  } else if (l.launcherRank >= 0) {
+    out.append("rank ").append(num, std::to_chars(num, num + sizeof num, l.launcherRank).ptr);
+  }
 }
 
 }  // namespace
 
+// The order is relied upon: feed() names taps by index (hasTap), and normalizer_test checks those indexes.
 const std::vector<std::string>& InfoExtractor::taps() {
   static const std::vector<std::string> t = {"NCCL version ",
                                              "cudaDriverVersion",
@@ -106,31 +151,44 @@ const std::vector<std::string>& InfoExtractor::taps() {
   return t;
 }
 
-ProcessInfo& InfoExtractor::proc(const NormLine& l, const Evidence& ev) {
-  // Consecutive lines usually come from the same process: skip the formatting and the map look-up then.
+ProcessInfo& InfoExtractor::proc(const NormView& l, const LineEvidence& ev) {
+  // Consecutive lines usually come from the same process: skip the look-up then.
   if (lastProc_ && !l.host.empty() && l.pid == lastPid_ && l.host == lastHost_) return *lastProc_;
-  std::string who = l.who();
-  if (who.empty())
-    who = lastWho_.empty() ? ev.file : lastWho_;
-  else
-    lastWho_ = who;
-  ProcessInfo& p = procs_[who];
-  if (p.host.empty()) p.host = l.host;
-  lastProc_ = l.host.empty() ? nullptr : &p;  // std::map nodes do not move, so the pointer stays valid
+  std::pair<const std::string, ProcessInfo>* entry = nullptr;
+  if (!l.host.empty()) {
+    // "host:pid": found by pid, then host, without formatting the name (millions of lines on a large job).
+    auto& sameP = byPid_[l.pid];
+    for (auto& [host, e] : sameP)
+      if (host == l.host) entry = e;
+    if (!entry) {
+      whoInto(l, whoBuf_);
+      entry = &*procs_.try_emplace(whoBuf_).first;
+      if (entry->second.host.empty()) entry->second.host = l.host;
+      sameP.emplace_back(std::string(l.host), entry);
+    }
+  } else {
+    whoInto(l, whoBuf_);
+    if (whoBuf_.empty()) whoBuf_ = lastWho_ ? *lastWho_ : ev.file();
+    entry = &*procs_.try_emplace(whoBuf_).first;
+  }
+  // The owner of later unprefixed lines ("NCCL version" printed by nccl-tests): the last named process.
+  if (!l.host.empty() || l.launcherRank >= 0) lastWho_ = &entry->first;
+  ProcessInfo& p = entry->second;
+  lastProc_ = l.host.empty() ? nullptr : &p;  // std::map nodes do not move, so the pointers stay valid
   lastHost_ = l.host;
   lastPid_ = l.pid;
   return p;
 }
 
-void InfoExtractor::feedNcclTests(const std::string& t, const Evidence& ev) {
+void InfoExtractor::feedNcclTests(std::string_view t, LineEvidence& ev) {
   if (has(t, "# nThread ")) {
     testHeader_ = true;
-    if (++testHeaders_ == 2) secondHeader_ = ev;
-    testEvidence_ = ev;
-  } else if (has(t, "Rank ") && has(t, " on ") && has(t, " device ") && t.rfind("#", 0) == 0) {
+    if (++testHeaders_ == 2) secondHeader_ = ev.get();
+    testEvidence_ = ev.get();
+  } else if (has(t, "Rank ") && has(t, " on ") && has(t, " device ") && t.rfind('#', 0) == 0) {
     // "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [...]": the host is the word after " on ".
-    auto w = words(after(t, " on "));
-    if (!w.empty()) ++testDevicesPerHost_[w[0]];
+    std::string_view w = firstWord(after(t, " on "));
+    if (!w.empty()) ++testDevicesPerHost_[std::string(w)];
   } else if (has(t, "Avg bus bandwidth") || has(t, "Out of bounds") || has(t, "Test CUDA failure") ||
              has(t, "Test NCCL failure") || has(t, ": Test failure") || has(t, "   float     sum") ||
              has(t, "NCCL WARN ") || has(t, "Watchdog caught")) {
@@ -138,97 +196,131 @@ void InfoExtractor::feedNcclTests(const std::string& t, const Evidence& ev) {
   }
 }
 
-void InfoExtractor::feed(const NormLine& l, const Evidence& ev) {
-  const std::string& t = l.text;
+void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
+  // "... rank 3 nranks 8 cudaDev 3 ... commId 0x1a2b - Init COMPLETE": the words after rank/nranks/commId.
+  int rank = -1, nranks = 0;
+  std::string_view comm, prev;
+  std::size_t i = 0;
+  while (i < t.size()) {
+    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
+    std::size_t j = i;
+    while (j < t.size() && t[j] != ' ' && t[j] != '\t') ++j;
+    if (j == i) break;
+    const std::string_view w = t.substr(i, j - i);
+    if (prev == "rank") rank = atoiView(w);
+    if (prev == "nranks") nranks = atoiView(w);
+    if (prev == "commId") comm = w;
+    prev = w;
+    i = j;
+  }
+  if (rank < 0 || nranks <= 0) return;
+  Comm& c = comms_[comm.empty() ? fmt::format("nranks={}", nranks) : std::string(comm)];
+  c.nranks = nranks;
+  auto& byRank = start ? c.started : c.completed;
+  // The first line per rank is kept; the rest (the same rank re-initialising) change nothing. A flag per
+  // rank answers that without walking the map, which on thousands of ranks cost more than the parsing.
+  const std::uint8_t bit = start ? 1 : 2;
+  std::vector<std::uint8_t>& seen = initSeen_[&c];
+  if (rank < (1 << 20)) {
+    if (static_cast<std::size_t>(rank) >= seen.size()) seen.resize(static_cast<std::size_t>(rank) + 1);
+    if (seen[static_cast<std::size_t>(rank)] & bit) return;
+    seen[static_cast<std::size_t>(rank)] |= bit;
+  } else if (byRank.count(rank)) {
+    return;
+  }
+  Evidence e = ev.get();
+  e.rank = rank;
+  byRank.emplace(rank, std::move(e));
+}
+
+void InfoExtractor::feed(const NormLine& line, const Evidence& ev) {
+  LineEvidence le(ev);
+  feed(line.view(), le);
+}
+
+void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapMask) {
+  const std::string_view t = l.text;
+  // has(t, lit) for a literal that contains taps()[i]: when that tap is not in the line, neither is `lit`.
+  auto hasTap = [&](int i, std::string_view lit) { return ((tapMask >> i) & 1u) != 0 && has(t, lit); };
   // nccl-tests prints its header, rows and failures without NCCL's prefix; an NCCL WARN also counts as output.
   if (l.level.empty())
     feedNcclTests(t, ev);
   else if (l.level == "WARN")
     testProgress_ = true;
-  if (has(t, "NCCL version ")) {
+  if (hasTap(0, "NCCL version ")) {
     // "NCCL version 2.19.3+cuda12.3" (also inside torch's "..., NCCL version 2.18.6" errors: skip those).
     if (has(t, "error") || has(t, "Error")) return;
-    auto w = words(after(t, "NCCL version "));
-    if (w.empty()) return;
+    std::string_view v = firstWord(after(t, "NCCL version "));
+    if (v.empty()) return;
     ProcessInfo& p = proc(l, ev);
-    std::string v = w[0];
     std::size_t plus = v.find("+cuda");
-    p.ncclVersion = v.substr(0, plus);
-    if (plus != std::string::npos) p.cudaVersion = v.substr(plus + 5);
-    versionEvidence_.emplace(p.ncclVersion, ev);
+    p.ncclVersion = std::string(v.substr(0, plus));
+    if (plus != std::string_view::npos) p.cudaVersion = std::string(v.substr(plus + 5));
+    if (!versionEvidence_.count(p.ncclVersion)) versionEvidence_.emplace(p.ncclVersion, ev.get());
     return;
   }
   if (l.level != "INFO" && l.level != "WARN") return;
   // Transport lines are most of an INFO log: count them without resolving the process unless GDR shows.
-  if (has(t, " via ") && has(t, "->")) {
+  if (const char* at = static_cast<const char*>(memmem(t.data(), t.size(), " via ", 5)); at && has(t, "->")) {
     ProcessInfo& p = proc(l, ev);
-    std::string via = after(t, " via ");
+    const std::string_view via = t.substr(static_cast<std::size_t>(at - t.data()) + 5);
     ++transports_[transportName(via)];
     if (has(via, "GDRDMA")) p.gdrUsed = true;
     return;
   }
   ProcessInfo& p = proc(l, ev);
-  if (has(t, "cudaDriverVersion")) {
-    p.cudaDriver = std::atoi(after(t, "cudaDriverVersion").c_str());
-  } else if (has(t, "NET/Plugin")) {
+  if (hasTap(1, "cudaDriverVersion")) {
+    p.cudaDriver = atoiView(after(t, "cudaDriverVersion"));
+  } else if (hasTap(2, "NET/Plugin")) {
     if (has(t, "No plugin found") || has(t, "using internal"))
       p.netPlugin = "internal";
     else if (has(t, "Loaded net plugin "))
       p.netPlugin = words(after(t, "Loaded net plugin ")).front();
-  } else if (has(t, "Using network ")) {
-    p.network = after(t, "Using network ");
-    p.networkEvidence = ev;
-  } else if (has(t, "Bootstrap : Using") || has(t, "NET/Socket : Using")) {
+  } else if (hasTap(3, "Using network ")) {
+    p.network = std::string(after(t, "Using network "));
+    p.networkEvidence = ev.get();
+  } else if (hasTap(4, "Bootstrap : Using") || hasTap(5, "NET/Socket : Using")) {
     auto ifs = interfaceList(after(t, "Using"), false);
     (has(t, "Bootstrap") ? p.bootstrapIfs : p.socketIfs) = ifs;
     for (const auto& i : ifs)
       if (isVirtual(i)) {
-        facts_["virtual_interface_selected"].push_back(ev);
+        facts_["virtual_interface_selected"].push_back(ev.get());
         break;
       }
-  } else if (has(t, "NET/IB : Using")) {
-    std::string rest = after(t, "NET/IB : Using");
+  } else if (hasTap(6, "NET/IB : Using")) {
+    std::string_view rest = after(t, "NET/IB : Using");
+    // Printed again at every communicator init; only this branch sets these fields, so the same text for
+    // the same process changes nothing (and parsing it allocates a dozen strings).
+    std::string& last = lastIbUsing_[&p];
+    if (last == rest) return;
+    last = rest;
     p.hcas = interfaceList(rest, true);
     p.relaxedOrdering = has(rest, "[RO]");
     if (has(rest, "OOB ")) p.oobIf = ifName(words(after(rest, "OOB ")).front());
-  } else if (has(t, "NET/IB : No device")) {
+  } else if (hasTap(7, "NET/IB : No device")) {
     p.ibNoDevice = true;
-  } else if (has(t, "Unable to open device") || has(t, "ibv_open_device failed")) {
+  } else if (hasTap(8, "Unable to open device") || hasTap(9, "ibv_open_device failed")) {
     p.ibOpenFailed = true;
-    facts_["rdma_device_unusable"].push_back(ev);
-  } else if (has(t, "GPU Direct RDMA Disabled for HCA")) {
+    facts_["rdma_device_unusable"].push_back(ev.get());
+  } else if (hasTap(10, "GPU Direct RDMA Disabled for HCA")) {
     auto w = words(after(t, "for HCA"));
     p.gdrDisabledHcas.insert(w.size() > 1 ? w[1] : "?");
-    facts_["gdr_disabled"].push_back(ev);
-  } else if (has(t, "GPU Direct RDMA Enabled")) {
+    facts_["gdr_disabled"].push_back(ev.get());
+  } else if (hasTap(10, "GPU Direct RDMA Enabled")) {
     p.gdrUsed = true;
-  } else if ((has(t, "Channel ") || has(t, "Ring ")) && !has(t, "->")) {
+  } else if ((hasTap(11, "Channel ") || has(t, "Ring ")) && !has(t, "->")) {
     // "Channel 00/32 :    0" lists a ring; the number after '/' is the channel count.
     std::size_t slash = t.find('/');
-    if (slash != std::string::npos) nchannels_ = std::max(nchannels_, std::atoi(t.c_str() + slash + 1));
+    if (slash != std::string_view::npos) nchannels_ = std::max(nchannels_, atoiView(t.substr(slash + 1)));
     algos_.insert("Ring");
   } else if (has(t, "Trees")) {
     algos_.insert("Tree");
-  } else if (has(t, "NVLS multicast")) {
+  } else if (hasTap(26, "NVLS multicast")) {
     algos_.insert("NVLS");
-  } else if (has(t, "CollNet ")) {
+  } else if (hasTap(27, "CollNet ")) {
     algos_.insert("CollNet");
-  } else if (has(t, "Init START") || has(t, "Init COMPLETE")) {
-    auto w = words(t);
-    int rank = -1, nranks = 0;
-    std::string comm;
-    for (std::size_t i = 0; i + 1 < w.size(); ++i) {
-      if (w[i] == "rank") rank = std::atoi(w[i + 1].c_str());
-      if (w[i] == "nranks") nranks = std::atoi(w[i + 1].c_str());
-      if (w[i] == "commId") comm = w[i + 1];
-    }
-    if (rank < 0 || nranks <= 0) return;
-    if (comm.empty()) comm = fmt::format("nranks={}", nranks);
-    Comm& c = comms_[comm];
-    c.nranks = nranks;
-    Evidence e = ev;
-    e.rank = rank;
-    (has(t, "Init START") ? c.started : c.completed).emplace(rank, e);
+  } else if (const bool start = hasTap(14, "Init START"); start || hasTap(15, "Init COMPLETE")) {
+    feedInit(t, ev, start);
   }
 }
 

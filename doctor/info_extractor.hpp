@@ -14,9 +14,12 @@
 // Formats handled are those of nccl_info_startup_examples.txt (NCCL 2.4 "Ring" lines through 2.19+).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "evidence.hpp"
@@ -50,6 +53,9 @@ class InfoExtractor {
   /// Literals whose lines the extractor needs (fed to the Matcher as taps).
   static const std::vector<std::string>& taps();
 
+  /// One line that holds a tap literal; `ev` is asked for the line's Evidence only when it is kept.
+  /// `tapMask`: bit i clear when taps()[i] is certainly not in the line's text (ScanResult::tapMasks).
+  void feed(const NormView& line, LineEvidence& ev, std::uint32_t tapMask = ~std::uint32_t{0});
   void feed(const NormLine& line, const Evidence& ev);
   /// Derives facts and flags; call once after the last feed().
   void finish();
@@ -69,11 +75,17 @@ class InfoExtractor {
   Json toJson() const;
 
  private:
-  ProcessInfo& proc(const NormLine& l, const Evidence& ev);
-  void feedNcclTests(const std::string& t, const Evidence& ev);
+  ProcessInfo& proc(const NormView& l, const LineEvidence& ev);
+  void feedNcclTests(std::string_view t, LineEvidence& ev);
+  void feedInit(std::string_view t, LineEvidence& ev, bool start);
 
   std::map<std::string, ProcessInfo> procs_;
-  std::map<std::string, Evidence> versionEvidence_;  // version -> first line that printed it
+  // The same processes by pid (the "host:pid" ones), found without formatting their name.
+  std::unordered_map<long, std::vector<std::pair<std::string, std::pair<const std::string, ProcessInfo>*>>> byPid_;
+  std::string whoBuf_;                                                   // reused for the name of a new process
+  std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
+  std::unordered_map<const ProcessInfo*, std::string> lastIbUsing_;      // the last "NET/IB : Using" text applied
+  std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
   std::map<std::string, std::size_t> transports_;
   std::map<std::string, std::vector<Evidence>> facts_;
   std::vector<Flag> flags_;
@@ -83,7 +95,7 @@ class InfoExtractor {
   ProcessInfo* lastProc_ = nullptr;  // cache for proc(): the process of the previous prefixed line
   std::string lastHost_;
   long lastPid_ = -1;
-  std::string lastWho_;  // the last process seen in this input: owner of unprefixed "NCCL version" lines
+  const std::string* lastWho_ = nullptr;  // the last process named (a key of procs_): owner of unprefixed lines
   // nccl-tests: devices listed per host, whether any result/error row followed.
   std::map<std::string, int> testDevicesPerHost_;
   bool testHeader_ = false, testProgress_ = false;

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace pf::doctor {
 namespace {
@@ -54,7 +57,7 @@ std::size_t timestampPrefix(std::string_view s) {
 }
 
 // "host:pid:tid [dev] " (host without spaces); fills the fields and returns the length eaten.
-std::size_t ncclPrefix(std::string_view s, NormLine& out) {
+std::size_t ncclPrefix(std::string_view s, NormView& out) {
   std::size_t colon = s.find(':');
   if (colon == std::string_view::npos || colon == 0 || colon > 255) return 0;
   if (s.substr(0, colon).find_first_of(" \t[]()") != std::string_view::npos) return 0;
@@ -69,14 +72,14 @@ std::size_t ncclPrefix(std::string_view s, NormLine& out) {
   i += 2;
   n = readInt(s, i, dev);
   if (n == 0 || s.substr(i + n, 2) != "] ") return 0;
-  out.host = std::string(s.substr(0, colon));
+  out.host = s.substr(0, colon);
   out.pid = pid;
   out.device = static_cast<int>(dev);
   return i + n + 2;
 }
 
 // Launcher tags; returns the length eaten and may set the rank.
-std::size_t launcherPrefix(std::string_view s, NormLine& out) {
+std::size_t launcherPrefix(std::string_view s, NormView& out) {
   long v = 0;
   if (!s.empty() && s[0] == '[') {
     std::size_t close = s.find(']');
@@ -113,7 +116,9 @@ std::size_t launcherPrefix(std::string_view s, NormLine& out) {
 
 }  // namespace
 
-std::string NormLine::who() const {
+std::string NormLine::who() const { return view().who(); }
+
+std::string NormView::who() const {
   if (!host.empty()) return fmt::format("{}:{}", host, pid);
   if (launcherRank >= 0) return fmt::format("rank {}", launcherRank);
   return "";
@@ -173,10 +178,26 @@ std::string stripAnsi(std::string_view s) {
   return out;
 }
 
-NormLine normalizeLine(std::string_view raw) {
-  NormLine out;
-  std::string owned = raw.find('\x1b') == std::string_view::npos ? std::string(raw) : stripAnsi(raw);
-  std::string_view s = owned;
+namespace {
+
+// No escape byte and no byte >= 0x80; 16 bytes at a time where SSE2 is there (every x86-64).
+bool plainAscii(std::string_view s) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i esc = _mm_set1_epi8('\x1b');
+  for (; i + 16 <= s.size(); i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    if (_mm_movemask_epi8(_mm_or_si128(v, _mm_cmpeq_epi8(v, esc))) != 0) return false;
+  }
+#endif
+  for (; i < s.size(); ++i)
+    if (s[i] == '\x1b' || static_cast<unsigned char>(s[i]) >= 0x80) return false;
+  return true;
+}
+
+// The prefix peeling shared by normalizeLine and normalizeView: `s` is free of ANSI escapes; the views in
+// `out` point into it.
+void normalizeCore(std::string_view s, NormView& out) {
   // Prefixes nest in any order (a timestamp inside a torchrun tag inside Kubernetes'); peel until none is left.
   for (int guard = 0; guard < 16; ++guard) {
     while (!s.empty() && (s[0] == ' ' || s[0] == '\t' || s[0] == '\r')) s.remove_prefix(1);
@@ -190,7 +211,7 @@ NormLine normalizeLine(std::string_view raw) {
       }
     }
     if (std::size_t n = timestampPrefix(s)) {
-      if (out.timestamp.empty()) out.timestamp = std::string(s.substr(0, n));
+      if (out.timestamp.empty()) out.timestamp = s.substr(0, n);
       s.remove_prefix(n);
       continue;
     }
@@ -201,7 +222,7 @@ NormLine normalizeLine(std::string_view raw) {
     // pdsh / clush "host: " in front of an NCCL line.
     std::size_t sp = s.find(": ");
     if (sp != std::string_view::npos && sp < 128 && s.substr(0, sp).find(' ') == std::string_view::npos) {
-      NormLine probe;
+      NormView probe;
       if (ncclPrefix(s.substr(sp + 2), probe) > 0) {
         s.remove_prefix(sp + 2);
         continue;
@@ -215,17 +236,53 @@ NormLine normalizeLine(std::string_view raw) {
   if (nccl != std::string_view::npos && nccl < 96) {
     for (std::string_view lvl : {"INFO", "WARN", "TRACE", "ABORT"}) {
       if (s.substr(nccl + 5, lvl.size()) == lvl) {
-        out.level = std::string(lvl);
+        out.level = lvl;
         s.remove_prefix(std::min(s.size(), nccl + 5 + lvl.size() + 1));
         break;
       }
     }
   }
-  out.text = validUtf8(s);
-  out.host = validUtf8(out.host);
-  out.timestamp = validUtf8(out.timestamp);
-  while (!out.text.empty() && (out.text.back() == '\r' || out.text.back() == ' ')) out.text.pop_back();
+  // Trailing '\r' and blanks; validUtf8 never produces either, so trimming before it is the same as after.
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.remove_suffix(1);
+  out.text = s;
+}
+
+}  // namespace
+
+NormLine normalizeLine(std::string_view raw) {
+  std::string owned = raw.find('\x1b') == std::string_view::npos ? std::string(raw) : stripAnsi(raw);
+  NormView v;
+  normalizeCore(owned, v);
+  NormLine out;
+  out.text = validUtf8(v.text);
+  out.host = validUtf8(v.host);
+  out.pid = v.pid;
+  out.device = v.device;
+  out.launcherRank = v.launcherRank;
+  out.level = std::string(v.level);
+  out.timestamp = validUtf8(v.timestamp);
   return out;
+}
+
+bool normalizeView(std::string_view raw, NormView& out) {
+  // Lines with escapes need a rewritten copy and lines with non-ASCII bytes need validUtf8's replacement:
+  // both go through normalizeLine, which owns its strings.
+  if (!plainAscii(raw)) return false;
+  out = NormView{};
+  normalizeCore(raw, out);
+  return true;
+}
+
+NormView NormLine::view() const {
+  NormView v;
+  v.text = text;
+  v.host = host;
+  v.pid = pid;
+  v.device = device;
+  v.launcherRank = launcherRank;
+  v.level = level;
+  v.timestamp = timestamp;
+  return v;
 }
 
 std::pair<std::size_t, std::size_t> lineBounds(std::string_view text, std::size_t offset) {

@@ -15,6 +15,8 @@
 
 namespace pf::doctor {
 
+struct NormView;
+
 struct NormLine {
   std::string text;       ///< the message with every prefix removed
   std::string host;       ///< from the NCCL prefix ("" when absent)
@@ -25,10 +27,27 @@ struct NormLine {
   std::string timestamp;  ///< the leading timestamp as written ("" when absent)
   /// A stable name for the process that printed the line: "host:pid", else "rank N", else "".
   std::string who() const;
+  /// The same fields as views into this line's strings.
+  NormView view() const;
+};
+
+/// A NormLine whose fields are views into the raw line: the doctor's fast path for the millions of INFO lines
+/// of a large job, which it reads without copying.
+struct NormView {
+  std::string_view text, host;
+  long pid = -1;
+  int device = -1;
+  int launcherRank = -1;
+  std::string_view level, timestamp;
+  std::string who() const;
 };
 
 /// Normalises one line (without its trailing newline).
 NormLine normalizeLine(std::string_view raw);
+
+/// The same as normalizeLine(raw).view(), without copies, for lines of printable ASCII only (no escapes, no
+/// bytes >= 0x80); false (and `out` unspecified) for any other line, which then needs normalizeLine.
+bool normalizeView(std::string_view raw, NormView& out);
 
 /// `s` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD, so log text can go
 /// into JSON (which must be UTF-8) whatever encoding the log was in.

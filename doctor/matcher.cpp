@@ -11,6 +11,7 @@ namespace pf::doctor {
 void ScanResult::clear() {
   for (auto& v : patternLines) v.clear();
   tapLines.clear();
+  tapMasks.clear();
 }
 
 bool lineMatches(const LinePattern& p, std::string_view line) {
@@ -34,11 +35,12 @@ Matcher::Matcher(const Catalog& catalog, const std::vector<std::string>& taps) {
       for (const auto& p : g) addPattern(p);
     for (const auto& p : r.unless) addPattern(p);
   }
-  for (const auto& t : taps) {
-    const int lit = literals_.add(t);
+  for (std::size_t i = 0; i < taps.size(); ++i) {
+    const int lit = literals_.add(taps[i]);
     if (consumers_.size() <= static_cast<std::size_t>(lit)) consumers_.resize(static_cast<std::size_t>(lit) + 1);
     auto& c = consumers_[static_cast<std::size_t>(lit)];
-    if (std::find(c.begin(), c.end(), -1) == c.end()) c.push_back(-1);
+    const int code = -static_cast<int>(i) - 1;
+    if (std::find(c.begin(), c.end(), code) == c.end()) c.push_back(code);
   }
   literals_.compile();
 }
@@ -64,7 +66,14 @@ void Matcher::scan(std::string_view text, ScanResult& out) const {
     const std::string_view line = text.substr(lineBegin, lineEnd - lineBegin);
     for (int c : consumers_[static_cast<std::size_t>(lit)]) {
       if (c < 0) {
-        if (out.tapLines.empty() || out.tapLines.back() != lineBegin) out.tapLines.push_back(lineBegin);
+        const int tap = -c - 1;
+        const std::uint32_t bit = tap < 32 ? std::uint32_t{1} << tap : ~std::uint32_t{0};
+        if (out.tapLines.empty() || out.tapLines.back() != lineBegin) {
+          out.tapLines.push_back(lineBegin);
+          out.tapMasks.push_back(bit);
+        } else {
+          out.tapMasks.back() |= bit;
+        }
         continue;
       }
       auto& lines = out.patternLines[static_cast<std::size_t>(c)];

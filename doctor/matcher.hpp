@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,9 @@ namespace pf::doctor {
 struct ScanResult {
   std::vector<std::vector<std::size_t>> patternLines;
   std::vector<std::size_t> tapLines;
+  /// Per tap line: bit i set when taps[i] occurs in it (i < 32; later taps set every bit). Lets the extractor
+  /// skip the searches for literals the line cannot hold.
+  std::vector<std::uint32_t> tapMasks;
   void clear();
 };
 
@@ -43,7 +47,7 @@ class Matcher {
  private:
   MultiLiteral literals_;
   std::vector<const LinePattern*> patterns_;
-  std::vector<std::vector<int>> consumers_;  // literal id -> pattern indexes; -1 = tap
+  std::vector<std::vector<int>> consumers_;  // literal id -> pattern indexes; -(i + 1) = taps[i]
   mutable std::vector<std::pair<int, std::size_t>> hits_;
 };
 

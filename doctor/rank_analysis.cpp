@@ -27,13 +27,15 @@ long numberAfter(std::string_view s, std::string_view key) {
 
 }  // namespace
 
-int rankOfLine(const NormLine& l) {
+int rankOfLine(const NormLine& l) { return rankOfLine(l.view()); }
+
+int rankOfLine(const NormView& l) {
   if (l.launcherRank >= 0) return l.launcherRank;
   // PyTorch: "[Rank 3]", "[PG 0 (default_pg) Rank 3]", "[PG ID 0 PG GUID 0(default_pg) Rank 3]".
   std::size_t p = l.text.find("[Rank ");
-  if (p == std::string::npos) p = l.text.find(" Rank ");
-  if (p != std::string::npos) {
-    long r = numberAfter(std::string_view(l.text).substr(p), "Rank ");
+  if (p == std::string_view::npos) p = l.text.find(" Rank ");
+  if (p != std::string_view::npos) {
+    long r = numberAfter(l.text.substr(p), "Rank ");
     if (r >= 0 && r < 10000000) return static_cast<int>(r);
   }
   return -1;

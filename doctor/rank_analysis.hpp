@@ -40,6 +40,7 @@ struct RankReport {
 
 /// The rank a line speaks for: launcher tag, "[Rank N]" / "[PG x Rank N]" in PyTorch messages, else -1.
 int rankOfLine(const NormLine& l);
+int rankOfLine(const NormView& l);
 
 /// Parses a PyTorch watchdog line; false when it is not one.
 bool parseWatchdog(const NormLine& l, WatchdogEntry& out);

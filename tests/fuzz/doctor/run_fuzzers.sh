@@ -18,7 +18,7 @@ if [ "$mode" = build ]; then
   # shellcheck disable=SC2086
   compile_objects "$cxx" "$flags" "$incs" "$out" "$newest_hdr" $sources
   for t in normalizer analyze rules; do
-    "$cxx" $flags $incs "$src/tests/fuzz/doctor/fuzz_$t.cpp" $objs "$core" -lfmt -o "$out/fuzz_$t"
+    "$cxx" $flags $incs "$src/tests/fuzz/doctor/fuzz_$t.cpp" $objs "$core" -lfmt -lz -lzstd -o "$out/fuzz_$t"
   done
   echo "built fuzz_normalizer fuzz_analyze fuzz_rules in $out"
   exit 0

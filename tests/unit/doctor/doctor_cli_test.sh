@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # `preflight doctor` end to end: exit codes (0 clean, 1 diagnosed, 2 unreadable input), the --json document's
-# diagnosis fields, stdin input, several files, --help with examples.
+# diagnosis fields, stdin input, several files, .gz/.zst and directory inputs, --help with examples.
 #   doctor_cli_test.sh PREFLIGHT DATA_DIR PYTHON3
 set -u
 pf=$1 data=$2 py=${3:-python3}
@@ -48,6 +48,28 @@ grep -q "does-not-exist.log" "$tmp/out"; check "message names the input" 0 $?
 [ ! -e "$tmp/r2.json" ]
 "$pf" doctor "$tmp/does-not-exist.log" --json "$tmp/r2.json" > /dev/null 2>&1
 [ ! -e "$tmp/r2.json" ]; check "no partial document on bad input" 0 $?
+
+# Compressed inputs and a directory of per-rank logs read as one job (sorted by name).
+gzip -c "$tmp/shm.log" > "$tmp/shm.log.gz"
+"$pf" doctor "$tmp/shm.log.gz" > "$tmp/out" 2>&1; check ".gz input diagnosed" 1 $?
+grep -q "shm.log.gz:2" "$tmp/out"; check ".gz evidence names the file and line" 0 $?
+if command -v zstd > /dev/null; then
+  zstd -q -c "$tmp/shm.log" > "$tmp/shm.log.zst"
+  "$pf" doctor "$tmp/shm.log.zst" > "$tmp/out" 2>&1; check ".zst input diagnosed" 1 $?
+else
+  echo "skip .zst input: no zstd command here (the unit tests cover zstd through libzstd)"
+fi
+mkdir -p "$tmp/ranks"; cp "$tmp/clean.log" "$tmp/ranks/rank0.log"; cp "$tmp/shm.log.gz" "$tmp/ranks/rank1.log.gz"
+"$pf" doctor "$tmp/ranks" > "$tmp/out" 2>&1; check "directory input diagnosed" 1 $?
+grep -q "ranks/rank1.log.gz:2" "$tmp/out"; check "directory evidence names the file in it" 0 $?
+mkdir -p "$tmp/empty"
+"$pf" doctor "$tmp/empty" > "$tmp/out" 2>&1; check "empty directory exits 2" 2 $?
+head -c 30 "$tmp/shm.log.gz" > "$tmp/cut.log.gz"
+"$pf" doctor "$tmp/cut.log.gz" > "$tmp/out" 2>&1; check "truncated .gz exits 2" 2 $?
+grep -q "cut.log.gz" "$tmp/out"; check "truncated .gz message names the file" 0 $?
+printf '\037\213\010\000garbage that is not deflate data at all' > "$tmp/bad.log.gz"
+"$pf" doctor "$tmp/bad.log.gz" > "$tmp/out" 2>&1; check "corrupt .gz exits 2" 2 $?
+grep -q "bad.log.gz" "$tmp/out"; check "corrupt .gz message names the file" 0 $?
 
 mkdir -p "$tmp/rules"; echo '{"category": "shm", "rules": []}' > "$tmp/rules/shm.json"
 "$pf" doctor "$tmp/shm.log" --rules "$tmp/rules" > "$tmp/out" 2>&1; check "incomplete rules dir exits 2" 2 $?

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "log_scanner.hpp"
+
+#include <algorithm>
+#include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "line_normalizer.hpp"
+
+namespace pf::doctor {
+namespace {
+
+Evidence describe(const std::string& file, std::size_t lineNo, const NormView& norm) {
+  Evidence ev;
+  ev.file = file;
+  ev.line = lineNo;
+  ev.text = utf8Prefix(std::string(norm.text), 400);
+  ev.host = std::string(norm.host);
+  ev.rank = rankOfLine(norm);
+  ev.timestamp = std::string(norm.timestamp);
+  return ev;
+}
+
+// What LineEvidence needs to build a tap line's Evidence when the extractor keeps it.
+struct TapContext {
+  const std::string* file;
+  std::size_t lineNo;
+  const NormView* norm;
+};
+
+void makeTapEvidence(const void* ctx, Evidence& out) {
+  const auto* c = static_cast<const TapContext*>(ctx);
+  out = describe(*c->file, c->lineNo, *c->norm);
+}
+
+// Newlines in [p, p + n). std::count compiles to a byte loop at -O2, which cost more than the whole scan on a
+// multi-GB log; 16 bytes at a time, with byte counters summed every 255 steps, keeps it at memory speed.
+std::size_t countNewlines(const char* p, std::size_t n) {
+  std::size_t c = 0, i = 0;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  while (n - i >= 16) {
+    __m128i acc = zero;
+    const std::size_t end = i + std::min<std::size_t>((n - i) / 16, 255) * 16;
+    for (; i < end; i += 16)
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl));
+    const __m128i sums = _mm_sad_epu8(acc, zero);
+    c += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+  }
+#endif
+  for (; i < n; ++i) c += p[i] == '\n';
+  return c;
+}
+
+}  // namespace
+
+LogScanner::LogScanner(const Catalog& catalog)
+    : catalog_(catalog), matcher_(catalog, InfoExtractor::taps()), hits_(matcher_.patterns().size()) {
+  patternRules_.resize(hits_.size());
+  for (std::size_t r = 0; r < catalog.rules.size(); ++r)
+    for (const auto& g : catalog.rules[r].groups)
+      for (const auto& p : g)
+        if (int i = matcher_.indexOf(&p); i >= 0)
+          patternRules_[static_cast<std::size_t>(i)].push_back(static_cast<int>(r));
+  ruleLines_.assign(catalog.rules.size(), 0);
+  ruleStamp_.assign(catalog.rules.size(), SIZE_MAX);
+}
+
+void LogScanner::beginInput(const std::string& name) {
+  input_ = input_ == SIZE_MAX ? 0 : input_ + 1;
+  inputBytes_ = inputLines_ = 0;
+  endsWithNewline_ = true;
+  file_ = validUtf8(name);
+}
+
+void LogScanner::endInput() {
+  bytes += inputBytes_;
+  lines += inputLines_ + (inputBytes_ > 0 && !endsWithNewline_);
+}
+
+void LogScanner::block(std::string_view text) {
+  if (text.empty()) return;
+  scan_.clear();
+  matcher_.scan(text, scan_);
+  // The lines of interest in order: the (few) rule hits sorted, then merged with the (sorted) tap lines.
+  patternEvents_.clear();
+  for (std::size_t p = 0; p < scan_.patternLines.size(); ++p)
+    for (std::size_t off : scan_.patternLines[p]) patternEvents_.emplace_back(off, static_cast<int>(p));
+  std::sort(patternEvents_.begin(), patternEvents_.end());
+  events_.clear();
+  events_.reserve(scan_.tapLines.size() + patternEvents_.size());
+  auto pe = patternEvents_.begin();
+  for (std::size_t k = 0; k < scan_.tapLines.size(); ++k) {
+    const std::size_t off = scan_.tapLines[k];
+    for (; pe != patternEvents_.end() && pe->first < off; ++pe) events_.push_back(*pe);
+    events_.emplace_back(off, -static_cast<int>(k) - 1);  // tap line k of the scan
+  }
+  events_.insert(events_.end(), pe, patternEvents_.end());
+  // Line numbers: newlines counted from the block's start, one pass in total.
+  std::size_t counted = 0, lineNo = inputLines_ + 1;
+  for (std::size_t i = 0; i < events_.size();) {
+    const std::size_t off = events_[i].first;
+    lineNo += countNewlines(text.data() + counted, off - counted);
+    counted = off;
+    bool tap = false;
+    std::uint32_t tapMask = 0;
+    pats_.clear();
+    for (; i < events_.size() && events_[i].first == off; ++i) {
+      if (events_[i].second < 0) {
+        tap = true;
+        tapMask = scan_.tapMasks[static_cast<std::size_t>(-events_[i].second - 1)];
+      } else
+        pats_.push_back(events_[i].second);
+    }
+    auto [b, e] = lineBounds(text, off);
+    line(text.substr(b, e - b), lineNo, inputBytes_ + off, tap, tapMask, pats_);
+  }
+  inputLines_ = lineNo - 1 + countNewlines(text.data() + counted, text.size() - counted);
+  inputBytes_ += text.size();
+  endsWithNewline_ = text.back() == '\n';
+}
+
+void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offset, bool tap, std::uint32_t tapMask,
+                      const std::vector<int>& pats) {
+  NormLine owned;
+  NormView view;
+  // Most lines are read through views (no copies). A full, owned normalisation is needed for lines that must
+  // be rewritten (escapes, non-ASCII bytes) and for possible watchdog lines, whose parser takes a NormLine.
+  auto holds = [&](std::string_view lit) { return memmem(raw.data(), raw.size(), lit.data(), lit.size()) != nullptr; };
+  const bool maybeWatchdog = !pats.empty() && (holds("collective operation timeout") || holds("Timeout at NCCL work"));
+  const bool full = maybeWatchdog || !normalizeView(raw, view);
+  if (full) {
+    owned = normalizeLine(raw);
+    view = owned.view();
+    // Stripping escapes can join a literal the raw line did not hold: the tap mask no longer applies.
+    if (raw.find('\x1b') != std::string_view::npos) tapMask = ~std::uint32_t{0};
+  }
+  TapContext ctx{&file_, lineNo, &view};
+  LineEvidence le(file_, &makeTapEvidence, &ctx);
+  if (tap) {
+    info.feed(view, le, tapMask);
+    if (le.used() && !pats.empty()) keptTapHits_[{file_, lineNo}] = pats;
+  }
+  if (pats.empty()) return;
+  const LineKey key{input_, offset};
+  const int rank = rankOfLine(view);
+  maxRank = std::max(maxRank, rank);
+  WatchdogEntry w;
+  if (full && parseWatchdog(owned, w)) {
+    w.evidence = le.get();
+    // The in-memory pipeline listed a line under the first pattern that matched it.
+    WatchKey wk{input_, *std::min_element(pats.begin(), pats.end()), offset};
+    if (w.rank < 0)
+      watchNoRank_.emplace_back(wk, std::move(w));
+    else if (auto it = watchByRank_.find(w.rank); it == watchByRank_.end() || wk < it->second.first)
+      watchByRank_[w.rank] = {wk, std::move(w)};
+  }
+  const bool failing = view.level != "INFO";
+  ++lineSerial_;
+  for (int p : pats) {
+    PatternHits& h = hits_[static_cast<std::size_t>(p)];
+    ++h.count;
+    const auto& rules = patternRules_[static_cast<std::size_t>(p)];
+    // A pattern no rule's groups hold (an `unless` one) is only asked whether it matched: the count does.
+    if (rules.empty()) continue;
+    if (h.first.size() < kMaxEvidence) h.first.emplace_back(key, le.get());
+    if (!view.host.empty() && h.hosts.find(view.host) == h.hosts.end()) h.hosts.emplace(view.host);
+    if (rank >= 0) h.ranks.insert(rank);
+    if (failing && !h.haveFail) {
+      h.fail = {key, le.get()};
+      h.haveFail = true;
+    }
+    if (failing && !view.timestamp.empty() && (!h.haveStampedFail || view.timestamp < h.stampedFail.second.timestamp)) {
+      h.stampedFail = {key, le.get()};
+      h.haveStampedFail = true;
+    }
+    for (int r : rules) {
+      // Several patterns of one rule on the same line count it once.
+      if (ruleStamp_[static_cast<std::size_t>(r)] == lineSerial_) continue;
+      ruleStamp_[static_cast<std::size_t>(r)] = lineSerial_;
+      ++ruleLines_[static_cast<std::size_t>(r)];
+    }
+  }
+}
+
+bool LogScanner::keptLineMatchesRule(const std::string& file, std::size_t line, std::size_t rule) const {
+  auto it = keptTapHits_.find({file, line});
+  if (it == keptTapHits_.end()) return false;
+  for (int p : it->second) {
+    const auto& rules = patternRules_[static_cast<std::size_t>(p)];
+    if (std::find(rules.begin(), rules.end(), static_cast<int>(rule)) != rules.end()) return true;
+  }
+  return false;
+}
+
+std::vector<WatchdogEntry> LogScanner::watchdog() const {
+  std::vector<std::pair<WatchKey, WatchdogEntry>> all(watchNoRank_);
+  for (const auto& [rank, kw] : watchByRank_) all.push_back(kw);
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<WatchdogEntry> out;
+  for (auto& [k, w] : all) out.push_back(std::move(w));
+  return out;
+}
+
+}  // namespace pf::doctor

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The doctor's single streaming pass: blocks of whole lines go through the Matcher; the lines it selects are
+// normalised once, INFO "tap" lines feed the InfoExtractor (through views, without copies, for ASCII lines),
+// and for every rule pattern only what the report uses is kept: the count, the first lines (evidence), the
+// first failing line and the earliest-stamped one (the per-rank analysis), hosts and ranks. Memory is bounded
+// by the rules, ranks and processes, never by the log's size; line numbers count across blocks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "evidence.hpp"
+#include "info_extractor.hpp"
+#include "matcher.hpp"
+#include "rank_analysis.hpp"
+#include "rule_catalog.hpp"
+
+namespace pf::doctor {
+
+/// Where a line is: (input index, byte offset of its start in the input); orders lines in input order.
+using LineKey = std::pair<std::size_t, std::size_t>;
+
+/// What the report needs from one literal pattern's matching lines.
+struct PatternHits {
+  std::size_t count = 0;
+  std::vector<std::pair<LineKey, Evidence>> first;  ///< the first kMaxEvidence lines, in input order
+  bool haveFail = false, haveStampedFail = false;
+  std::pair<LineKey, Evidence> fail;         ///< the first line that is not an NCCL INFO line
+  std::pair<LineKey, Evidence> stampedFail;  ///< the first such line with the smallest timestamp
+  std::set<std::string, std::less<>> hosts;
+  std::set<int> ranks;
+};
+
+class LogScanner {
+ public:
+  /// @param catalog must outlive the scanner.
+  explicit LogScanner(const Catalog& catalog);
+
+  void beginInput(const std::string& name);
+  /// Whole lines of the current input (the last may lack its newline at the end of the input), in order.
+  void block(std::string_view lines);
+  void endInput();
+
+  const Matcher& matcher() const { return matcher_; }
+  const std::vector<PatternHits>& patterns() const { return hits_; }
+  /// Per rule (catalog order): distinct lines that matched any pattern of its groups.
+  const std::vector<std::size_t>& ruleLines() const { return ruleLines_; }
+  /// Whether the line (file, line number) matched a pattern of rule `rule`'s groups; answered for the lines
+  /// whose evidence the INFO extractor kept (the only ones a fact can point at).
+  bool keptLineMatchesRule(const std::string& file, std::size_t line, std::size_t rule) const;
+  /// Watchdog entries, one per rank (plus every rank-less one), in the order the in-memory pipeline had.
+  std::vector<WatchdogEntry> watchdog() const;
+
+  InfoExtractor info;
+  int maxRank = -1;
+  std::size_t bytes = 0, lines = 0;
+
+ private:
+  void line(std::string_view raw, std::size_t lineNo, std::size_t offset, bool tap, std::uint32_t tapMask,
+            const std::vector<int>& pats);
+
+  const Catalog& catalog_;
+  Matcher matcher_;
+  std::vector<PatternHits> hits_;
+  std::vector<std::vector<int>> patternRules_;  // pattern -> rules whose groups hold it
+  std::vector<std::size_t> ruleLines_, ruleStamp_;
+  std::size_t lineSerial_ = 0;
+  std::map<std::pair<std::string, std::size_t>, std::vector<int>> keptTapHits_;
+  // Watchdog entries keyed by (input, first pattern that matched the line, offset): the original order.
+  using WatchKey = std::tuple<std::size_t, int, std::size_t>;
+  std::map<int, std::pair<WatchKey, WatchdogEntry>> watchByRank_;
+  std::vector<std::pair<WatchKey, WatchdogEntry>> watchNoRank_;
+  // The current input.
+  std::size_t input_ = SIZE_MAX, inputBytes_ = 0, inputLines_ = 0;
+  bool endsWithNewline_ = true;
+  std::string file_;  // its name, valid UTF-8
+  ScanResult scan_;
+  std::vector<std::pair<std::size_t, int>> events_;  // (offset in block, pattern or -1 for a tap)
+  std::vector<std::pair<std::size_t, int>> patternEvents_;
+  std::vector<int> pats_;
+};
+
+}  // namespace pf::doctor

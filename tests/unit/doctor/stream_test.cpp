@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The streaming pipeline: block boundaries (down to blocks shorter than a line) change nothing in the report,
+// line numbers stay right across blocks, gzip/zstd inputs read like plain ones, directories expand sorted,
+// and corrupt or truncated compressed input is a UsageError naming the file.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "log_source.hpp"
+#include "pf/error.hpp"
+#include "report.hpp"
+#include "test_util.hpp"
+
+namespace pf::doctor {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The whole report as JSON text: diagnoses, evidence with file:line, INFO summary, rank analysis.
+std::string reportOf(const Analysis& a) {
+  std::string out;
+  for (const auto& r : toResults(a)) out += toJson(r).dump() + "\n";
+  return out;
+}
+
+std::string dataLogs() {
+  // The development cases one after the other: many rules, INFO lines, watchdog lines, several ranks.
+  std::istringstream in(test::readData("error_cases_dev.jsonl"));
+  std::string all;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) all += Json::parse(line)["log_excerpt"].get<std::string>() + "\n";
+  return all + test::readData("nccl_info_startup_examples.txt");
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/pf_doctor_stream_XXXXXX";
+    path_ = mkdtemp(tmpl);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string file(const std::string& name, const std::string& bytes) const {
+    const std::string p = path_ + "/" + name;
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string gzipOf(const std::string& text) {
+  z_stream z{};
+  deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);  // +16: a gzip header
+  std::string out(deflateBound(&z, text.size()) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+std::string zstdOf(const std::string& text) {
+  std::string out(ZSTD_compressBound(text.size()), '\0');
+  const std::size_t n = ZSTD_compress(out.data(), out.size(), text.data(), text.size(), 3);
+  EXPECT_FALSE(ZSTD_isError(n));
+  out.resize(n);
+  return out;
+}
+
+TEST(DoctorStream, BlockSizeChangesNothing) {
+  const std::string log = dataLogs();
+  const std::string whole = reportOf(analyze(test::catalog(), {Source{"all.log", log}}, log.size() + 1));
+  ASSERT_NE(whole.find("\"matching_lines\""), std::string::npos);
+  // 7 bytes splits nearly every line; 4096 puts a boundary every few dozen lines.
+  for (std::size_t block : {std::size_t{7}, std::size_t{64}, std::size_t{4096}}) {
+    EXPECT_EQ(reportOf(analyze(test::catalog(), {Source{"all.log", log}}, block)), whole) << "block " << block;
+  }
+}
+
+TEST(DoctorStream, LineNumbersAcrossBlocks) {
+  std::string log;
+  for (int i = 1; i < 200; ++i) log += "[rank0]: iteration " + std::to_string(i) + " loss 2.0\n";
+  log += "node7:11:12 [0] misc/shmutils.cc:88 NCCL WARN Error: failed to extend /dev/shm/nccl-X to 9637892 bytes\n";
+  for (std::size_t block : {std::size_t{5}, std::size_t{33}, std::size_t{1} << 20}) {
+    Analysis a = analyze(test::catalog(), {Source{"x.log", log}}, block);
+    ASSERT_FALSE(a.diagnoses.empty()) << "block " << block;
+    ASSERT_FALSE(a.diagnoses[0].evidence.empty());
+    EXPECT_EQ(a.diagnoses[0].evidence[0].line, 200u) << "block " << block;
+    EXPECT_EQ(a.lines, 200u);
+    EXPECT_EQ(a.bytes, log.size());
+  }
+}
+
+TEST(DoctorStream, LineBlockReaderKeepsWholeLines) {
+  const std::string text = "a\nbbbbbbbbbbbbbbbbbbbb\ncc\nlast without newline";
+  auto src = memorySource(text);
+  LineBlockReader reader(*src, 4);  // smaller than the long line: the buffer grows
+  std::string joined;
+  for (std::string_view b; reader.next(b);) {
+    joined += b;
+    if (joined.size() < text.size()) {
+      EXPECT_EQ(b.back(), '\n');
+    }
+  }
+  EXPECT_EQ(joined, text);
+}
+
+TEST(DoctorStream, CompressedInputsReadLikePlainOnes) {
+  const std::string log = dataLogs();
+  TempDir dir;
+  const std::string plain = dir.file("job.log", log);
+  const std::string gz = dir.file("job.log.gz", gzipOf(log));
+  const std::string zst = dir.file("job.log.zst", zstdOf(log));
+  // The same report, file names aside.
+  auto report = [&](const std::string& path) {
+    std::string r = reportOf(analyzeFiles(test::catalog(), {path}, 1000));
+    for (std::size_t p; (p = r.find(path)) != std::string::npos;) r.replace(p, path.size(), "FILE");
+    return r;
+  };
+  const std::string expected = report(plain);
+  EXPECT_EQ(report(gz), expected);
+  EXPECT_EQ(report(zst), expected);
+  // Concatenated gzip members (`cat a.gz b.gz`) are one stream.
+  const std::string twice = dir.file("twice.log.gz", gzipOf(log) + gzipOf(log));
+  EXPECT_EQ(analyzeFiles(test::catalog(), {twice}).lines, 2 * analyzeFiles(test::catalog(), {plain}).lines);
+}
+
+TEST(DoctorStream, CorruptOrTruncatedInputNamesTheFile) {
+  const std::string log = dataLogs();
+  TempDir dir;
+  const std::string gz = gzipOf(log), zst = zstdOf(log);
+  const std::vector<std::string> bad = {
+      dir.file("cut.log.gz", gz.substr(0, gz.size() / 2)),
+      dir.file("cut.log.zst", zst.substr(0, zst.size() / 2)),
+      dir.file("bad.log.gz", std::string("\x1f\x8b\x08\x00", 4) + std::string(200, 'x')),
+      dir.file("bad.log.zst", std::string("\x28\xb5\x2f\xfd", 4) + std::string(200, 'x')),
+      dir.path() + "/missing.log",
+  };
+  for (const auto& path : bad) {
+    try {
+      analyzeFiles(test::catalog(), {path});
+      ADD_FAILURE() << path << ": no error";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(DoctorStream, DirectoriesExpandToTheirFilesSorted) {
+  TempDir dir;
+  dir.file("rank10.log", "b\n");
+  dir.file("rank0.log.gz", gzipOf("a\n"));
+  fs::create_directory(dir.path() + "/sub");  // not a regular file: left out
+  const auto inputs = expandInputs({dir.path(), "-"});
+  ASSERT_EQ(inputs.size(), 3u);
+  EXPECT_EQ(inputs[0], dir.path() + "/rank0.log.gz");
+  EXPECT_EQ(inputs[1], dir.path() + "/rank10.log");
+  EXPECT_EQ(inputs[2], "-");
+  TempDir empty;
+  EXPECT_THROW(expandInputs({empty.path()}), UsageError);
+}
+
+TEST(DoctorStream, TapIndexesMatchTheExtractorsUse) {
+  // InfoExtractor::feed skips searches by tap index (hasTap); a reordered list would silently break it.
+  const auto& t = InfoExtractor::taps();
+  ASSERT_GE(t.size(), 28u);
+  const std::vector<std::pair<std::size_t, std::string>> used = {
+      {0, "NCCL version "},         {1, "cudaDriverVersion"},      {2, "NET/Plugin"},        {3, "Using network "},
+      {4, "Bootstrap : Using"},     {5, "NET/Socket : Using"},     {6, "NET/IB : Using"},    {7, "NET/IB : No device"},
+      {8, "Unable to open device"}, {9, "ibv_open_device failed"}, {10, "GPU Direct RDMA "}, {11, "Channel "},
+      {14, "Init START"},           {15, "Init COMPLETE"},         {26, "NVLS multicast"},   {27, "CollNet "}};
+  for (const auto& [i, lit] : used) EXPECT_EQ(t[i], lit) << i;
+}
+
+}  // namespace
+}  // namespace pf::doctor
