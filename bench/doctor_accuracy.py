@@ -5,7 +5,10 @@
 # Each case's log excerpt is written to a file and `preflight doctor FILE --json -` is run on it as its own
 # process, as a user runs it; the diagnoses come back ranked, and the case counts as right first when the first
 # diagnosis has the case's category, and right in the top two when one of the first two has it.
-# Usage: bench/doctor_accuracy.py [--preflight build/bin/preflight] [--rules DIR] [--misses] [PART.jsonl...]
+# Usage: bench/doctor_accuracy.py [--preflight build/bin/preflight] [--rules DIR] [--misses]
+#          [--require PART=FIRST/TOP2 ...] [PART.jsonl...]
+# --require makes it a gate (ctest doctor.accuracy): exit 1 when a part gets fewer cases right first or in the top
+# two than the figures recorded in docs/doctor.md, so a rule change that loses accuracy fails.
 import argparse, collections, json, os, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -14,8 +17,19 @@ ap = argparse.ArgumentParser(description=__doc__)
 ap.add_argument("--preflight", default=os.path.join(here, "..", "build", "bin", "preflight"))
 ap.add_argument("--rules", help="a rules directory to pass to `preflight doctor --rules` (try rule edits without rebuilding)")
 ap.add_argument("--misses", action="store_true", help="list every case not right first")
+ap.add_argument("--require", action="append", default=[], metavar="PART=FIRST/TOP2",
+                help="least cases right first / in the top two for PART (a file name such as validation.jsonl)")
 ap.add_argument("parts", nargs="*", default=[os.path.join(corpus, p) for p in ("development.jsonl", "validation.jsonl")])
 args = ap.parse_args()
+required = {}
+for r in args.require:
+    try:
+        name, figures = r.split("=")
+        required[name] = tuple(int(x) for x in figures.split("/"))
+        assert len(required[name]) == 2
+    except (ValueError, AssertionError):
+        sys.exit(f"doctor_accuracy: --require '{r}': expected PART=FIRST/TOP2, e.g. validation.jsonl=27/30")
+failed = []
 
 
 def diagnose(log):
@@ -60,3 +74,11 @@ for part in args.parts:
     if args.misses:
         for m in misses:
             print(f"  miss {m[0]}: expected {m[1]}, got {m[2]}")
+    need = required.pop(os.path.basename(part), None)
+    if need and (first < need[0] or top2 < need[1]):
+        failed.append(f"{os.path.basename(part)}: {first}/{top2} right first/top two, below the recorded {need[0]}/{need[1]}")
+for name in required:
+    failed.append(f"{name}: required but not among the parts read")
+for f in failed:
+    print("FAIL: " + f)
+sys.exit(1 if failed else 0)

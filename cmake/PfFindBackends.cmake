@@ -26,7 +26,14 @@ if(NOT PF_WITH_CUDA STREQUAL "OFF")
     # One runtime only: without this both the static and the shared cudart end up linked.
     set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
     enable_language(CUDA)
+    # Debian 12's CMake 3.25.1 marks CUDA::nvToolsExt deprecated without checking that the target exists, and CUDA
+    # 13 ships no libnvToolsExt (only the header-only nvtx3), so find_package stops the configure with "could not
+    # find TARGET CUDA::nvToolsExt" (found by timing the README's first command in a fresh Debian 12 root). It does
+    # so only for projects whose minimum CMake is 3.25 or newer: the module is asked under a lower minimum.
+    set(pf_cmake_minimum ${CMAKE_MINIMUM_REQUIRED_VERSION})
+    set(CMAKE_MINIMUM_REQUIRED_VERSION 3.24)
     find_package(CUDAToolkit QUIET)
+    set(CMAKE_MINIMUM_REQUIRED_VERSION ${pf_cmake_minimum})
   endif()
 endif()
 pf_resolve(CUDA CUDAToolkit_FOUND "Install the CUDA toolkit under /usr/local/cuda or set CMAKE_CUDA_COMPILER.")
