@@ -132,14 +132,45 @@ std::string CpuLoad::describe() const {
                               load1, cpus, runnable, othersPct, stealPct);
   for (size_t i = 0; i < top.size(); ++i)
     s += fmt::format("{}{}({}) {:.0f}%", i == 0 ? ": " : ", ", top[i].comm, top[i].pid, top[i].cpuPct);
+  for (size_t i = 0; i < gpu.size(); ++i) {
+    const std::string mem =
+        gpu[i].usedBytes < 0 ? "memory unknown" : fmt::format("{:.1f} GiB", gpu[i].usedBytes / 1073741824.0);
+    s += fmt::format("{}{}({}) {} on GPU {}", i == 0 ? "; on its GPUs: " : ", ", gpu[i].comm, gpu[i].pid, mem,
+                     gpu[i].gpu);
+  }
   return s;
+}
+
+void addGpuProcesses(CpuLoad& c, const std::vector<GpuProcess>& processes, const std::set<int>& jobPids,
+                     const std::filesystem::path& procRoot) {
+  for (const GpuProcess& p : processes) {
+    if (jobPids.count(p.pid)) continue;
+    std::string comm = slurp(procRoot / "proc" / std::to_string(p.pid) / "comm").value_or("?");
+    while (!comm.empty() && (comm.back() == '\n' || comm.back() == '\r')) comm.pop_back();
+    c.gpu.push_back({p.pid, comm.empty() ? "?" : comm, p.gpu, p.usedBytes});
+  }
+  std::stable_sort(c.gpu.begin(), c.gpu.end(),
+                   [](const ProcessGpu& a, const ProcessGpu& b) { return a.usedBytes > b.usedBytes; });
+  if (c.gpu.size() > 3) c.gpu.resize(3);
 }
 
 Json toJson(const CpuLoad& c) {
   Json top = Json::array();
   for (const ProcessCpu& p : c.top) top.push_back({{"pid", p.pid}, {"comm", p.comm}, {"cpu_pct", p.cpuPct}});
-  return {{"host", c.host},         {"cpus", c.cpus},          {"window_s", c.windowSeconds}, {"load1", c.load1},
-          {"runnable", c.runnable}, {"steal_pct", c.stealPct}, {"others_pct", c.othersPct},   {"top", top}};
+  Json gpu = Json::array();
+  for (const ProcessGpu& p : c.gpu)
+    gpu.push_back({{"pid", p.pid}, {"comm", p.comm}, {"gpu", p.gpu}, {"used_bytes", p.usedBytes}});
+  Json j = {{"host", c.host},
+            {"cpus", c.cpus},
+            {"window_s", c.windowSeconds},
+            {"load1", c.load1},
+            {"runnable", c.runnable},
+            {"steal_pct", c.stealPct},
+            {"others_pct", c.othersPct},
+            {"top", top},
+            {"gpu", gpu}};
+  if (!c.gpuQuery.empty()) j["gpu_query"] = c.gpuQuery;
+  return j;
 }
 
 CpuLoad cpuLoadFromJson(const Json& j) {
@@ -154,6 +185,11 @@ CpuLoad cpuLoadFromJson(const Json& j) {
     c.othersPct = j.at("others_pct").get<double>();
     for (const Json& p : j.at("top"))
       c.top.push_back({p.at("pid").get<int>(), p.at("comm").get<std::string>(), p.at("cpu_pct").get<double>()});
+    // Documents written before the GPU processes were listed have neither field.
+    for (const Json& p : j.value("gpu", Json::array()))
+      c.gpu.push_back({p.at("pid").get<int>(), p.at("comm").get<std::string>(), p.at("gpu").get<int>(),
+                       p.at("used_bytes").get<long long>()});
+    c.gpuQuery = j.value("gpu_query", std::string());
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("a node's CPU load record is malformed ({})", e.what()));
   }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "pf/nvml.hpp"
 #include "pf/result.hpp"
 
 namespace pf::check {
@@ -27,6 +28,15 @@ struct ProcessCpu {
   int pid = 0;
   std::string comm;   ///< the name in /proc/PID/stat
   double cpuPct = 0;  ///< of one CPU over the window (a busy loop: ~100)
+};
+
+/// Another process's compute context on one of the node's GPUs (NVML): a job that did not end still holds its
+/// GPUs' memory and SMs, and slows or breaks the next job's collectives.
+struct ProcessGpu {
+  int pid = 0;
+  std::string comm;          ///< /proc/PID/comm; "?" when the pid is not visible here (another pid namespace)
+  int gpu = 0;               ///< NVML's device index
+  long long usedBytes = -1;  ///< device memory held; -1 when NVML cannot tell
 };
 
 struct CpuLoad {
@@ -38,10 +48,13 @@ struct CpuLoad {
   double stealPct = 0;          ///< share of all CPU time the hypervisor gave to others
   double othersPct = 0;         ///< CPU time of processes outside this job, % of the node's capacity (all CPUs)
   std::vector<ProcessCpu> top;  ///< the busiest of those processes, largest first (up to 3)
+  std::vector<ProcessGpu> gpu;  ///< processes outside this job on the node's GPUs, most memory first (up to 3)
+  std::string gpuQuery;         ///< why `gpu` could not be asked ("" when NVML answered): no driver, no NVML
 
   /// Busy enough to slow a pair: others used at least a quarter of the node, or steal took a tenth.
   bool contended() const { return othersPct >= 25 || stealPct >= 10; }
-  /// "load 3.1 on 2 CPUs, 2 runnable, other processes 96% of the CPUs, steal 0%: yes(4242) 99%, ..."
+  /// "load 3.1 on 2 CPUs, 2 runnable, other processes 96% of the CPUs, steal 0%: yes(4242) 99%, ...", then
+  /// "; on its GPUs: python(777) 30.0 GiB on GPU 0" when other processes hold its GPUs
   std::string describe() const;
 };
 
@@ -72,5 +85,10 @@ CpuSnapshot takeCpuSnapshot(const std::filesystem::path& root = "/");
 /// @param ticksPerSecond sysconf(_SC_CLK_TCK)
 CpuLoad cpuLoadBetween(const CpuSnapshot& before, const CpuSnapshot& after, const std::set<int>& jobPids,
                        double ticksPerSecond);
+
+/// Fills `c.gpu` from NVML's compute processes: those of this job (`jobPids`) left out, names read from
+/// `procRoot`/proc/PID/comm, most memory first, up to 3.
+void addGpuProcesses(CpuLoad& c, const std::vector<GpuProcess>& processes, const std::set<int>& jobPids,
+                     const std::filesystem::path& procRoot);
 
 }  // namespace pf::check

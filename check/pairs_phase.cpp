@@ -98,9 +98,10 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
 
 namespace {
 
-// Each node's CPU load over the phase: its leader rank samples procfs at both ends; every rank gets every
-// node's figures, so all ranks analyse alike. The job's own ranks are left out of "other processes" by pid
-// (every rank's, since ranks of several simulated nodes can share one kernel), with their parents.
+// Each node's CPU load over the phase: its leader rank samples procfs at both ends, and asks NVML which other
+// processes hold the node's GPUs; every rank gets every node's figures, so all ranks analyse alike. The job's own ranks
+// are left out of "other processes" by pid (every rank's, since ranks of several simulated nodes can share one kernel),
+// with their parents.
 class CpuWatch {
  public:
   CpuWatch(Bootstrap& boot, const std::vector<std::string>& hostOfRank, const std::string& procRoot)
@@ -120,6 +121,13 @@ class CpuWatch {
     if (leader_) {
       CpuLoad c = cpuLoadBetween(before_, takeCpuSnapshot(root_), jobPids_, static_cast<double>(sysconf(_SC_CLK_TCK)));
       c.host = hostName();
+      if (!gpuAsked_) {  // once: initialising NVML can take a while on a node with many GPUs
+        gpuAsked_ = true;
+        std::string why;
+        if (!listGpuProcesses(NvmlSession(), gpuProcesses_, why)) gpuWhy_ = "not asked: " + why;
+      }
+      addGpuProcesses(c, gpuProcesses_, jobPids_, root_);
+      c.gpuQuery = gpuWhy_;
       mine = toJson(c).dump();
     }
     std::vector<CpuLoad> out(static_cast<size_t>(nodes_.nodeCount()));
@@ -138,6 +146,9 @@ class CpuWatch {
   std::set<int> jobPids_;
   bool leader_ = false;
   CpuSnapshot before_;
+  bool gpuAsked_ = false;
+  std::vector<GpuProcess> gpuProcesses_;
+  std::string gpuWhy_;
 };
 
 // Every pair outside limits: the first confirmation pass.

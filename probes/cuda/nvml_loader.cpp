@@ -2,10 +2,10 @@
 // Copyright (c) 2026 The Preflight authors
 #include "nvml_loader.hpp"
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <cctype>
+
+#include "pf/nvml.hpp"
 
 namespace pf::probes {
 namespace {
@@ -23,11 +23,6 @@ constexpr int kEccCorrected = 0, kEccUncorrected = 1;  // nvmlMemoryErrorType_t
 constexpr int kVolatileEcc = 0;                        // nvmlEccCounterType_t
 constexpr unsigned kMaxNvLinks = 18;                   // NVML_NVLINK_MAX_LINKS
 
-template <typename F>
-F sym(void* h, const char* name) {
-  return reinterpret_cast<F>(dlsym(h, name));
-}
-
 }  // namespace
 
 std::string normalizeBusId(std::string id) {
@@ -38,37 +33,24 @@ std::string normalizeBusId(std::string id) {
 }
 
 bool fillFromNvml(GpuRuntime& g, std::string& error) {
-  void* h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
-    const char* e = dlerror();
-    error = std::string("dlopen(libnvidia-ml.so.1): ") + (e ? e : "not found");
+  NvmlSession nvml;
+  if (!nvml.ok()) {
+    error = nvml.error();
     return false;
   }
-  auto init = sym<nvmlReturn_t (*)()>(h, "nvmlInit_v2");
-  auto shutdown = sym<nvmlReturn_t (*)()>(h, "nvmlShutdown");
-  auto errStr = sym<const char* (*)(nvmlReturn_t)>(h, "nvmlErrorString");
-  if (!init || !shutdown) {
-    error = "libnvidia-ml.so.1 lacks nvmlInit_v2";
-    dlclose(h);
-    return false;
-  }
-  if (nvmlReturn_t rc = init(); rc != kNvmlSuccess) {
-    error = std::string("nvmlInit: ") + (errStr ? errStr(rc) : std::to_string(rc));
-    dlclose(h);
-    return false;
-  }
-  auto driverVersion = sym<nvmlReturn_t (*)(char*, unsigned)>(h, "nvmlSystemGetDriverVersion");
-  auto byBusId = sym<nvmlReturn_t (*)(const char*, nvmlDevice_t*)>(h, "nvmlDeviceGetHandleByPciBusId_v2");
-  auto eccMode = sym<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>(h, "nvmlDeviceGetEccMode");
-  auto eccCount = sym<nvmlReturn_t (*)(nvmlDevice_t, int, int, unsigned long long*)>(h, "nvmlDeviceGetTotalEccErrors");
-  auto persistence = sym<nvmlReturn_t (*)(nvmlDevice_t, int*)>(h, "nvmlDeviceGetPersistenceMode");
-  auto curGen = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(h, "nvmlDeviceGetCurrPcieLinkGeneration");
-  auto curWidth = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(h, "nvmlDeviceGetCurrPcieLinkWidth");
-  auto maxGen = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(h, "nvmlDeviceGetMaxPcieLinkGeneration");
-  auto maxWidth = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>(h, "nvmlDeviceGetMaxPcieLinkWidth");
-  auto linkState = sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned, int*)>(h, "nvmlDeviceGetNvLinkState");
+  auto driverVersion = nvml.sym<nvmlReturn_t (*)(char*, unsigned)>("nvmlSystemGetDriverVersion");
+  auto byBusId = nvml.sym<nvmlReturn_t (*)(const char*, nvmlDevice_t*)>("nvmlDeviceGetHandleByPciBusId_v2");
+  auto eccMode = nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, int*, int*)>("nvmlDeviceGetEccMode");
+  auto eccCount =
+      nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, int, int, unsigned long long*)>("nvmlDeviceGetTotalEccErrors");
+  auto persistence = nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, int*)>("nvmlDeviceGetPersistenceMode");
+  auto curGen = nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>("nvmlDeviceGetCurrPcieLinkGeneration");
+  auto curWidth = nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>("nvmlDeviceGetCurrPcieLinkWidth");
+  auto maxGen = nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>("nvmlDeviceGetMaxPcieLinkGeneration");
+  auto maxWidth = nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned*)>("nvmlDeviceGetMaxPcieLinkWidth");
+  auto linkState = nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned, int*)>("nvmlDeviceGetNvLinkState");
   auto remotePci =
-      sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlPciInfo_t*)>(h, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+      nvml.sym<nvmlReturn_t (*)(nvmlDevice_t, unsigned, nvmlPciInfo_t*)>("nvmlDeviceGetNvLinkRemotePciInfo_v2");
 
   char buf[96] = {};
   if (driverVersion && driverVersion(buf, sizeof buf) == kNvmlSuccess) g.nvmlDriverVersion = buf;
@@ -98,8 +80,6 @@ bool fillFromNvml(GpuRuntime& g, std::string& error) {
       if (remotePci && remotePci(d, link, &pci) == kNvmlSuccess) gpu.nvlinkPeers.push_back(normalizeBusId(pci.busId));
     }
   }
-  shutdown();
-  dlclose(h);
   return true;
 }
 

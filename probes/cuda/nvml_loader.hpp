@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// NVML through dlopen("libnvidia-ml.so.1"): NVML ships with the driver, not with the CUDA toolkit, so linking it
-// would stop Preflight from starting on a node without a driver, the very node it must report on. Only the few
-// entry points the gpu and p2p probes use are declared, with the ABI of NVIDIA's nvml.h (NVML API 12).
+// The gpu and p2p probes' NVML queries (ECC, persistence, PCIe link, NVLink peers), through the dlopen()ed
+// session of pf/nvml.hpp, with the ABI of NVIDIA's nvml.h (NVML API 12).
 #pragma once
 
 #include <string>

@@ -12,10 +12,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include "cpu_load.hpp"
 #include "pair_fixtures.hpp"
+#include "pf/error.hpp"
 
 namespace pf::check {
 namespace {
@@ -33,6 +36,13 @@ constexpr const char* kProcStat =
     "ctxt 1990473\n"
     "procs_running 3\n"
     "procs_blocked 0\n";
+
+CpuLoad quietNode() {
+  CpuLoad c;
+  c.host = "node0";
+  c.cpus = 2;
+  return c;
+}
 
 TEST(CpuLoad, ParsesProcStat) {
   CpuSnapshot s;
@@ -109,6 +119,47 @@ TEST(CpuLoad, SeesARealBusyProcessOnThisMachine) {
   EXPECT_GT(b.processes.at(child).second, a.processes.at(child).second) << "a spinning child used no CPU time";
   const CpuLoad c = cpuLoadBetween(a, b, {getpid()}, static_cast<double>(sysconf(_SC_CLK_TCK)));
   EXPECT_GT(c.othersPct, 0);
+}
+
+TEST(CpuLoad, OtherProcessesOnTheGpusAreNamedMostMemoryFirst) {
+  // A captured /proc with the names of two of the processes NVML reports; 999 is not visible here (another pid
+  // namespace), 555 is one of this job's ranks.
+  const std::filesystem::path root = std::filesystem::path(::testing::TempDir()) / "pf-gpu-procs";
+  std::filesystem::remove_all(root);
+  for (const auto& [pid, comm] : {std::pair{777, "python"}, std::pair{888, "trainer"}}) {
+    std::filesystem::create_directories(root / "proc" / std::to_string(pid));
+    std::ofstream(root / "proc" / std::to_string(pid) / "comm") << comm << "\n";
+  }
+  const long long gib = 1LL << 30;
+  CpuLoad c = quietNode();
+  addGpuProcesses(c, {{0, 555, 10 * gib}, {1, 999, -1}, {1, 888, 2 * gib}, {0, 777, 30 * gib}, {1, 666, gib}}, {555},
+                  root);
+  ASSERT_EQ(c.gpu.size(), 3u);  // the three holding most memory; the job's own rank left out
+  EXPECT_EQ(c.gpu[0].pid, 777);
+  EXPECT_EQ(c.gpu[0].comm, "python");
+  EXPECT_EQ(c.gpu[1].comm, "trainer");
+  EXPECT_EQ(c.gpu[2].comm, "?");
+  EXPECT_THAT(c.describe(), HasSubstr("; on its GPUs: python(777) 30.0 GiB on GPU 0, trainer(888) 2.0 GiB on GPU 1, "
+                                      "?(666) 1.0 GiB on GPU 1"));
+  const CpuLoad back = cpuLoadFromJson(toJson(c));
+  ASSERT_EQ(back.gpu.size(), 3u);
+  EXPECT_EQ(back.gpu[0].usedBytes, 30 * gib);
+  EXPECT_EQ(back.describe(), c.describe());
+  std::filesystem::remove_all(root);
+}
+
+TEST(CpuLoad, ANodeWithoutNvmlSaysWhyAndOlderRecordsStillRead) {
+  CpuLoad c = quietNode();
+  c.gpuQuery = "not asked: dlopen(libnvidia-ml.so.1): cannot open shared object file";
+  Json j = toJson(c);
+  EXPECT_EQ(j.at("gpu_query"), c.gpuQuery);
+  EXPECT_EQ(cpuLoadFromJson(j).gpuQuery, c.gpuQuery);
+  EXPECT_THAT(c.describe(), Not(HasSubstr("GPU")));
+  j.erase("gpu");  // a document written before GPU processes were listed
+  j.erase("gpu_query");
+  EXPECT_TRUE(cpuLoadFromJson(j).gpu.empty());
+  j["gpu"] = 3;
+  EXPECT_THROW(cpuLoadFromJson(j), UsageError);
 }
 
 CpuLoad quiet(const std::string& host) {

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Times the README's first command on a fresh Debian 12: a new root made by debootstrap, given only what the
+# project's fresh machine has (compilers, CMake, GoogleTest, Google Benchmark, git, and this machine's CUDA
+# toolkit bind-mounted at /usr/local/cuda), a clone of COMMIT inside it, and COMMAND run there as root, timed
+# in full (apt downloads included) and split into install / build / check where COMMAND has the usual three
+# parts joined by &&. Needs root, debootstrap and Debian's package registry; leaves nothing behind.
+#   bench/first_command_fresh.sh [COMMIT] [COMMAND]
+# COMMIT defaults to HEAD; COMMAND to the first command of that commit's README.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+commit=$(git -C "$repo" rev-parse "${1:-HEAD}")
+cmd=${2:-$(git -C "$repo" show "$commit:README.md" | grep -m1 '^bash ci/install-deps.sh')}
+cuda=$(readlink -f /usr/local/cuda 2>/dev/null || true)
+command -v debootstrap >/dev/null || { echo "first_command_fresh: needs debootstrap (apt-get install debootstrap)" >&2; exit 2; }
+root=$(mktemp -d /var/tmp/pf-fresh.XXXXXX)
+chmod 755 "$root"  # apt downloads as the _apt user, who must reach the root's lists and cache
+cleanup() {
+  for m in "$root$cuda" "$root/dev" "$root/sys" "$root/proc"; do
+    mountpoint -q "$m" && umount -R "$m"
+  done
+  rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+echo "== debootstrap bookworm into $root"
+log=$(mktemp)
+debootstrap bookworm "$root" http://deb.debian.org/debian >"$log" 2>&1 || { tail "$log" >&2; rm -f "$log"; exit 1; }
+rm -f "$log"
+cp /etc/apt/sources.list.d/debian.sources "$root/etc/apt/sources.list.d/" 2>/dev/null && rm -f "$root/etc/apt/sources.list"
+cp /etc/resolv.conf /etc/hosts "$root/etc/"
+mount -t proc proc "$root/proc"
+mount --rbind /sys "$root/sys"
+mount --rbind /dev "$root/dev"
+if [[ -n "$cuda" && -d "$cuda" ]]; then
+  mkdir -p "$root$cuda"  # at the same path as here, which the toolkit's ld.so.conf.d file names
+  mount --bind -o ro "$cuda" "$root$cuda"
+  ln -s "$cuda" "$root/usr/local/cuda"
+  cp /etc/ld.so.conf.d/*cuda* "$root/etc/ld.so.conf.d/" 2>/dev/null || true
+fi
+in_root() { chroot "$root" env -i HOME=/root TERM=dumb PATH=/usr/local/cuda/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
+echo "== what a fresh machine has"
+in_root bash -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+  build-essential cmake libgtest-dev libbenchmark-dev git ca-certificates >/dev/null'
+in_root ldconfig
+before=$(in_root dpkg -l | grep -c '^ii')
+git clone -q "$repo" "$root/root/preflight"
+git -C "$root/root/preflight" checkout -q "$commit"
+echo "== $(git -C "$repo" log --oneline -1 "$commit")"
+echo "== $cmd"
+# The three parts timed apart: the install, the build, the check (split at the top-level &&).
+IFS='|' read -r install build check <<<"$(sed 's/ && /|/g' <<<"$cmd")"
+in_root bash -c "cd /root/preflight && t0=\$(date +%s) && $install && t1=\$(date +%s) &&
+  { $build > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; } && t2=\$(date +%s) &&
+  $check; rc=\$?; t3=\$(date +%s)
+  echo \"install \$((t1 - t0)) s, build \$((t2 - t1)) s, check \$((t3 - t2)) s, whole command \$((t3 - t0)) s, exit \$rc\""
+echo "packages: $before before, $(in_root dpkg -l | grep -c '^ii') after"
