@@ -22,6 +22,14 @@ std::optional<std::string> slurp(const std::filesystem::path& p) {
   return s.str();
 }
 
+// A process's name is whatever the program set (prctl, argv[0]): kept printable ASCII so that it reads in a
+// terminal and serialises as JSON (a byte that is not UTF-8 would make the document unwritable).
+std::string printable(std::string name) {
+  for (char& ch : name)
+    if (ch < 0x20 || ch > 0x7e) ch = '?';
+  return name;
+}
+
 bool allDigits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -61,12 +69,7 @@ std::optional<std::pair<std::string, uint64_t>> parsePidStat(const std::string& 
   // Fields from STATE (field 3) on: utime is field 14, stime field 15 (proc(5)).
   if (f.size() < 13 || !allDigits(f[11]) || !allDigits(f[12])) return std::nullopt;
   try {
-    // The name is whatever the program set (prctl, argv[0]): keep it printable ASCII so it reads in a
-    // terminal and serialises as JSON.
-    std::string comm = text.substr(open + 1, close - open - 1);
-    for (char& ch : comm)
-      if (ch < 0x20 || ch > 0x7e) ch = '?';
-    return std::make_pair(comm, std::stoull(f[11]) + std::stoull(f[12]));
+    return std::make_pair(printable(text.substr(open + 1, close - open - 1)), std::stoull(f[11]) + std::stoull(f[12]));
   } catch (const std::exception&) {  // out of range
     return std::nullopt;
   }
@@ -147,7 +150,7 @@ void addGpuProcesses(CpuLoad& c, const std::vector<GpuProcess>& processes, const
     if (jobPids.count(p.pid)) continue;
     std::string comm = slurp(procRoot / "proc" / std::to_string(p.pid) / "comm").value_or("?");
     while (!comm.empty() && (comm.back() == '\n' || comm.back() == '\r')) comm.pop_back();
-    c.gpu.push_back({p.pid, comm.empty() ? "?" : comm, p.gpu, p.usedBytes});
+    c.gpu.push_back({p.pid, comm.empty() ? "?" : printable(comm), p.gpu, p.usedBytes});
   }
   std::stable_sort(c.gpu.begin(), c.gpu.end(),
                    [](const ProcessGpu& a, const ProcessGpu& b) { return a.usedBytes > b.usedBytes; });

@@ -122,11 +122,11 @@ TEST(CpuLoad, SeesARealBusyProcessOnThisMachine) {
 }
 
 TEST(CpuLoad, OtherProcessesOnTheGpusAreNamedMostMemoryFirst) {
-  // A captured /proc with the names of two of the processes NVML reports; 999 is not visible here (another pid
+  // A captured /proc with the names of three of the processes NVML reports; 999 is not visible here (another pid
   // namespace), 555 is one of this job's ranks.
   const std::filesystem::path root = std::filesystem::path(::testing::TempDir()) / "pf-gpu-procs";
   std::filesystem::remove_all(root);
-  for (const auto& [pid, comm] : {std::pair{777, "python"}, std::pair{888, "trainer"}}) {
+  for (const auto& [pid, comm] : {std::pair{777, "python"}, std::pair{888, "trainer"}, std::pair{666, "x\xff"}}) {
     std::filesystem::create_directories(root / "proc" / std::to_string(pid));
     std::ofstream(root / "proc" / std::to_string(pid) / "comm") << comm << "\n";
   }
@@ -138,9 +138,14 @@ TEST(CpuLoad, OtherProcessesOnTheGpusAreNamedMostMemoryFirst) {
   EXPECT_EQ(c.gpu[0].pid, 777);
   EXPECT_EQ(c.gpu[0].comm, "python");
   EXPECT_EQ(c.gpu[1].comm, "trainer");
-  EXPECT_EQ(c.gpu[2].comm, "?");
+  EXPECT_EQ(c.gpu[2].comm, "x?");  // a name that is not UTF-8 would make the document unwritable
   EXPECT_THAT(c.describe(), HasSubstr("; on its GPUs: python(777) 30.0 GiB on GPU 0, trainer(888) 2.0 GiB on GPU 1, "
-                                      "?(666) 1.0 GiB on GPU 1"));
+                                      "x?(666) 1.0 GiB on GPU 1"));
+  EXPECT_NO_THROW(toJson(c).dump());
+  CpuLoad hidden = quietNode();
+  addGpuProcesses(hidden, {{1, 999, gib}}, {}, root);
+  ASSERT_EQ(hidden.gpu.size(), 1u);
+  EXPECT_EQ(hidden.gpu[0].comm, "?");  // its /proc entry is not visible here
   const CpuLoad back = cpuLoadFromJson(toJson(c));
   ASSERT_EQ(back.gpu.size(), 3u);
   EXPECT_EQ(back.gpu[0].usedBytes, 30 * gib);
