@@ -7,7 +7,9 @@
 
 #include <iostream>
 
+#include "pf/environment.hpp"
 #include "pf/error.hpp"
+#include "pf/launcher_env.hpp"
 #include "pf/report_io.hpp"
 
 namespace pf::cli {
@@ -48,9 +50,17 @@ void CommonOptions::validateOutputs() const {
     throw UsageError(
         fmt::format("--json - and --format {} would both write to stdout: give --json or --output a FILE", format));
   if (timeoutSeconds < 0) throw UsageError("--timeout must be 0 (no limit) or a number of seconds");
+  if (!writesOutputs()) return;
   if (output != "-") checkWritable(output);
   checkWritable(json);
   checkWritable(junit);
+}
+
+bool writesOutputs() {
+  // Rank 0 writes every output file; the other ranks of a launched job write none, and their space probes
+  // (checkWritable writes a byte beside the target) would race rank 0's for the last free block of a nearly full
+  // disk, failing a run that has room. A process outside any launcher (the one that starts --local-ranks) is rank 0.
+  return detectLauncher(Environment::fromProcess()).rank == 0;
 }
 
 reports::Outputs CommonOptions::makeOutputs() const {

@@ -50,7 +50,8 @@ struct CommonOptions {
   void addEnvFile(CLI::App& app, const std::string& what);
   void addTimeout(CLI::App& app);
 
-  /// Checks formats and paths before anything runs. @throws UsageError naming the option and what to change
+  /// Checks formats and paths before anything runs (the paths on rank 0 only: see writesOutputs).
+  /// @throws UsageError naming the option and what to change
   void validateOutputs() const;
   /// The reporters the options ask for, ready for begin(). Rank 0 only. Registers their partial writer.
   reports::Outputs makeOutputs() const;
@@ -60,5 +61,8 @@ struct CommonOptions {
   /// The environment: --env-file's, or the process's.
   Environment environment() const;
 };
+
+/// Whether this process writes the output files: rank 0 of a launched job, or a process outside any launcher.
+bool writesOutputs();
 
 }  // namespace pf::cli

@@ -117,7 +117,7 @@ class SweepCommand final : public Command {
                       backend_, fmt::join(Registry<Backend>::instance().keys(), ", ")));
     // Validate before launching anything, so a typo costs no mpirun start-up and a bad path no sweep.
     common_.validateOutputs();
-    checkWritable(ncclJson_);
+    if (writesOutputs()) checkWritable(ncclJson_);
     // The world size is known here only with --local-ranks; otherwise the root is checked after launch.
     collectives::validateOptions(opts_, *coll, common_.localRanks > 1 ? common_.localRanks : opts_.root + 1);
     return runOnRanks("sweep", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
