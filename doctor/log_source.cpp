@@ -134,8 +134,10 @@ std::vector<std::string> expandInputs(const std::vector<std::string>& args) {
   return out;
 }
 
-LineBlockReader::LineBlockReader(ByteSource& src, std::size_t blockSize)
-    : src_(src), buf_(std::max<std::size_t>(blockSize, 1)) {}
+LineBlockReader::LineBlockReader(ByteSource& src, std::size_t blockSize, std::size_t maxLine)
+    : src_(src),
+      buf_(std::max<std::size_t>(blockSize, 1)),
+      maxLine_(std::max(maxLine ? maxLine : std::max(4 * buf_.size(), kMinLineCap), buf_.size())) {}
 
 bool LineBlockReader::next(std::string_view& block) {
   // Move the partial line left over from the previous block to the front, then fill the rest.
@@ -163,7 +165,12 @@ bool LineBlockReader::next(std::string_view& block) {
       begin_ = cut;
       return true;
     }
-    buf_.resize(buf_.size() * 2);  // one line longer than the buffer: grow until it fits
+    if (buf_.size() >= maxLine_) {  // a line longer than any real one: cut it here rather than grow without bound
+      block = std::string_view(buf_.data(), end_);
+      begin_ = end_;
+      return true;
+    }
+    buf_.resize(std::min(buf_.size() * 2, maxLine_));  // one line longer than the buffer: grow until it fits
   }
 }
 

@@ -36,19 +36,27 @@ std::unique_ptr<ByteSource> memorySource(std::string_view text, std::string name
 std::vector<std::string> expandInputs(const std::vector<std::string>& args);
 
 /// Splits a ByteSource into blocks of whole lines: each block ends with a newline except, possibly, the last
-/// of the stream. A line longer than the block size grows the buffer to hold it.
+/// of the stream. A line longer than the block size grows the buffer to hold it, up to `maxLine` bytes (by
+/// default four blocks, at least kMinLineCap); a longer one (a log with no newlines, progress bars redrawn with '\r'
+/// for hours) is cut there and handed on in pieces, so memory stays bounded whatever the input. Every byte is still
+/// scanned and the pieces keep the line's number; only a pattern that straddles a cut can be missed.
 class LineBlockReader {
  public:
-  LineBlockReader(ByteSource& src, std::size_t blockSize);
+  LineBlockReader(ByteSource& src, std::size_t blockSize, std::size_t maxLine = 0);
   /// The next block; false at the end of the stream.
   bool next(std::string_view& block);
 
  private:
   ByteSource& src_;
   std::vector<char> buf_;
+  std::size_t maxLine_;
   std::size_t begin_ = 0, end_ = 0;  // unread bytes carried over: [begin_, end_)
   bool eof_ = false;
 };
+
+/// The least length at which a line is cut by default: far beyond any real log line, so a small block size (the
+/// tests, the fuzzers) never cuts one.
+inline constexpr std::size_t kMinLineCap = std::size_t{1} << 20;
 
 /// The block size the command uses (4 MiB: large enough for the scanner, small next to the 300 MB budget).
 inline constexpr std::size_t kDefaultBlockSize = std::size_t{4} << 20;

@@ -107,7 +107,7 @@ TEST(DoctorStream, LineNumbersAcrossBlocks) {
 TEST(DoctorStream, LineBlockReaderKeepsWholeLines) {
   const std::string text = "a\nbbbbbbbbbbbbbbbbbbbb\ncc\nlast without newline";
   auto src = memorySource(text);
-  LineBlockReader reader(*src, 4);  // smaller than the long line: the buffer grows
+  LineBlockReader reader(*src, 4, 64);  // smaller than the long line: the buffer grows
   std::string joined;
   for (std::string_view b; reader.next(b);) {
     joined += b;
@@ -116,6 +116,36 @@ TEST(DoctorStream, LineBlockReaderKeepsWholeLines) {
     }
   }
   EXPECT_EQ(joined, text);
+}
+
+TEST(DoctorStream, ALineLongerThanTheCapIsCutNotHeldWhole) {
+  const std::string text = "a\n" + std::string(1000, 'x') + "\ncc\n";
+  auto src = memorySource(text);
+  LineBlockReader reader(*src, 4, 16);
+  std::string joined;
+  std::size_t largest = 0;
+  for (std::string_view b; reader.next(b);) {
+    joined += b;
+    largest = std::max(largest, b.size());
+  }
+  EXPECT_EQ(joined, text);  // every byte handed on, once
+  EXPECT_LE(largest, 16u);
+}
+
+TEST(DoctorStream, LinesAfterACutLineKeepTheirNumbers) {
+  // A 2.5 MB line of progress-bar redraws with no newline (past kMinLineCap), then the failure on line 3.
+  std::string bar;
+  for (int i = 0; i < 50000; ++i) bar += "\r 12%|#####     | " + std::to_string(i) + "/50000 [00:01<00:09]";
+  ASSERT_GT(bar.size(), 2 * kMinLineCap);
+  const std::string log = "start\n" + bar + "\n" +
+                          "node7:11:12 [0] misc/shmutils.cc:88 NCCL WARN Error: failed to extend /dev/shm/nccl-X to "
+                          "9637892 bytes\n";
+  Analysis a = analyze(test::catalog(), {Source{"x.log", log}}, 4096);  // the bar is cut in pieces of 1 MiB
+  ASSERT_FALSE(a.diagnoses.empty());
+  ASSERT_FALSE(a.diagnoses[0].evidence.empty());
+  EXPECT_EQ(a.diagnoses[0].evidence[0].line, 3u);
+  EXPECT_EQ(a.lines, 3u);
+  EXPECT_EQ(a.bytes, log.size());
 }
 
 TEST(DoctorStream, CompressedInputsReadLikePlainOnes) {
