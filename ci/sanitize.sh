@@ -9,6 +9,7 @@
 # integration tests, and their time), the viewer and browser tests (Qt and Chromium are not ours to check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 dir=${SAN_BUILD_DIR:-build-asan}
 BUILD_DIR=$dir BUILD_TYPE=RelWithDebInfo bash ci/build.sh -DPF_SANITIZE=address,undefined \
   -DPF_WITH_CUDA=OFF -DPF_WITH_NCCL=OFF -DPF_WITH_QT=OFF -DPF_BUILD_BENCH=OFF "$@"
@@ -25,5 +26,21 @@ cd "$dir"
 # fault.check.signal_defaults runs in the normal stage only: it sends SIGTERM as soon as a second thread exists,
 # and in this build that can be before main (where only a library's pre-main handler runs, which the test leaves
 # out of scope); in CI it hung there once (2026-11-24), not investigated further.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
 ctest --output-on-failure -j "$(nproc)" --timeout 900 -L 'unit|cli|integration|mpi' -LE 'gpu|fuzz|cluster|browser|gui' \
-  -E '^fault\.check\.signal_defaults$'
+  -E '^fault\.check\.signal_defaults$' 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+((rc == 0)) && exit 0
+# LeakSanitizer's own tracer sometimes crashes at a process's exit ("Tracer caught signal 11 ... LeakSanitizer has
+# encountered a fatal error", google/sanitizers#1353): a fault of the checker, not a report on our code (it failed
+# sweep.local_ranks once in CI, 2026-11-24, which passed in the runs before and after). When every failed test's
+# output says exactly that, those tests run once more; any other failure fails the stage as it is.
+if [[ $(bash "$root/ci/lsan_tracer_only.sh" "$log") == yes ]]; then
+  echo "sanitize: every failure above is LeakSanitizer's tracer crashing (google/sanitizers#1353); running them again"
+  ctest --output-on-failure --rerun-failed --timeout 900
+else
+  exit "$rc"
+fi
