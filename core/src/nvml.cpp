@@ -7,9 +7,7 @@
 namespace pf {
 namespace {
 
-// The subset of nvml.h (NVML API 12) used here.
-using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st*;
+// The rest of the subset of nvml.h (NVML API 12) used here; the handle types are in pf/nvml.hpp.
 constexpr nvmlReturn_t kSuccess = 0;
 constexpr nvmlReturn_t kInsufficientSize = 7;  // NVML_ERROR_INSUFFICIENT_SIZE: infoCount now holds what is needed
 // nvmlProcessInfo_t as _v2 and _v3 of nvmlDeviceGetComputeRunningProcesses take it (nvmlProcessInfo_v2_t, 24

@@ -10,9 +10,7 @@
 namespace pf::probes {
 namespace {
 
-// The subset of nvml.h (NVML API 12) used here.
-using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st*;
+// The rest of the subset of nvml.h (NVML API 12) used here; the handle types are in pf/nvml.hpp.
 struct nvmlPciInfo_t {
   char busIdLegacy[16];
   unsigned int domain, bus, device, pciDeviceId, pciSubSystemId;

@@ -13,6 +13,10 @@
 
 namespace pf {
 
+// The two types of nvml.h (NVML API 12) every caller needs: a return code and an opaque device handle.
+using nvmlReturn_t = int;
+using nvmlDevice_t = struct nvmlDevice_st*;
+
 /// One NVML session: dlopen + nvmlInit_v2, and nvmlShutdown + dlclose when it ends.
 class NvmlSession {
  public:
