@@ -72,6 +72,10 @@ class ScaleCommand final : public Command {
     app.add_option("--predict", predict_,
                    "allocations to predict, NODESxRANKS_PER_NODE or a rank count (e.g. 8x16,64; needs --from)")
         ->delimiter(',');
+    app.add_option("--nics", nics_,
+                   "a `preflight probe --json` document from a node of the cluster: its NICs' summed line rate is "
+                   "the ceiling for the inter-node fit, or the inter-node level itself without an inter-node sweep "
+                   "(predictions across nodes then lower bounds); needs --from");
     app.add_option("--inter-bw-factor", interBwFactor_,
                    "what-if: the inter-node bandwidth as a multiple of the measured one (0.25 = 4x slower links)")
         ->capture_default_str();
@@ -88,6 +92,7 @@ class ScaleCommand final : public Command {
         "  preflight sweep all_reduce --local-ranks 2 -b 1K -e 16M -f 4 --json sweep.json\n"
         "  preflight scale --local-ranks 2 --ranks 1,2 --from sweep.json --predict 8,64 --json scale.json\n"
         "  preflight scale --ranks 2,4 --from node.json,2nodes.json --predict 8x2,64x8   (under mpirun on 2 nodes)\n"
+        "  preflight scale --local-ranks 8 --ranks 1,8 --from node.json --nics probe.json --predict 16x8\n"
         "  preflight scale --framework pytorch --ranks 1,2 --json ddp.json   (torchrun starts the ranks)");
   }
 
@@ -103,8 +108,10 @@ class ScaleCommand final : public Command {
       std::vector<scaling::LevelFit> levels;
       for (const std::string& f : from_) levels.push_back(scaling::levelFromSweep(readReport(f), f));
       model = scaling::fabricModelFromLevels(std::move(levels));
+      if (!nics_.empty()) scaling::addNics(model, scaling::nicsFromProbe(readReport(nics_), nics_));
       if (interBwFactor_ != 1.0 && !model.inter)
-        throw UsageError("--inter-bw-factor needs an inter-node sweep in --from (a sweep across two or more nodes)");
+        throw UsageError(
+            "--inter-bw-factor needs an inter-node level: a sweep across two or more nodes in --from, or --nics");
       model.interBandwidthFactor = interBwFactor_;
     }
     return runOnRanks("scale", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
@@ -183,7 +190,7 @@ class ScaleCommand final : public Command {
     if (framework_ == "pytorch") {
       if (common_.localRanks > 1)
         throw UsageError("--framework pytorch: torchrun starts the ranks; drop --local-ranks");
-      if (!from_.empty() || !predict_.empty())
+      if (!from_.empty() || !predict_.empty() || !nics_.empty())
         throw UsageError("--from/--predict model the native trainer; use them with --framework native");
       if (device_ != "cpu") throw UsageError("--framework pytorch runs on the CPU (gloo); drop --device");
     }
@@ -191,6 +198,9 @@ class ScaleCommand final : public Command {
     for (const std::string& a : predict_) scaling::parseAllocation(a, 1);  // a typo: exit 2 before any rank starts
     if (!predict_.empty() && from_.empty())
       throw UsageError("--predict needs --from SWEEP.json (an all_reduce sweep to fit the model to)");
+    if (!nics_.empty() && from_.empty())
+      throw UsageError(
+          "--nics needs --from SWEEP.json: the NICs bound or stand in for the inter-node level of a model");
     if (common_.localRanks > 1 && common_.localRanks < *std::max_element(ranks_.begin(), ranks_.end()))
       throw UsageError("--local-ranks must be at least the largest --ranks value");
     if (opt_.strong)
@@ -260,6 +270,7 @@ class ScaleCommand final : public Command {
   std::vector<int> ranks_{1, 2};
   double bucketMb_ = 25;
   std::vector<std::string> from_, predict_;
+  std::string nics_;
   double interBwFactor_ = 1.0;
   std::string device_ = "cpu";
   int blasThreads_ = 0;

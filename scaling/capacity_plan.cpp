@@ -24,7 +24,12 @@ void addCapacityPlan(Result& r, const Json& rows, const TrainerSpec& spec, const
   r.metrics["validation"] = v["rows"];
   r.metrics["predictions_inside_band"] = v["inside_band"];
   if (model.intra) r.evidence.push_back({"intra-node communication fitted to", model.intra->source, "", "--from"});
-  if (model.inter) r.evidence.push_back({"inter-node communication fitted to", model.inter->source, "", "--from"});
+  if (model.interFromLineRate)
+    r.evidence.push_back({"inter-node communication at the line rate of", model.nics->describe(), "", "--nics"});
+  else if (model.inter)
+    r.evidence.push_back({"inter-node communication fitted to", model.inter->source, "", "--from"});
+  if (model.nics && !model.interFromLineRate)
+    r.evidence.push_back({"NICs the inter-node fit is compared with", model.nics->describe(), "", "--nics"});
 
   std::vector<Allocation> at;
   for (const std::string& p : predict) at.push_back(parseAllocation(p, ranksPerNode));
@@ -41,8 +46,25 @@ void addCapacityPlan(Result& r, const Json& rows, const TrainerSpec& spec, const
 
   bool spansUnmeasured = false;  // an allocation across nodes with no inter-node sweep
   for (const Allocation& a : at) spansUnmeasured = spansUnmeasured || (a.nodes > 1 && !model.inter);
+  bool spansLineRate = false;  // an allocation across nodes predicted at the NICs' line rate
+  for (const Allocation& a : at) spansLineRate = spansLineRate || (a.nodes > 1 && model.interFromLineRate);
   if (spansUnmeasured)
     r.message += "; no inter-node sweep in --from: predictions across nodes assume the intra-node fabric";
+  if (spansLineRate)
+    r.message += fmt::format(
+        "; no inter-node sweep in --from: across nodes the network is taken at the NICs' line rate ({:g} Gb/s) "
+        "with the intra-node latency, so those predictions are lower bounds on step time",
+        model.nics->gbitTotal);
+  if (const double f = lineRateFraction(model); f > 1.05 && r.status == Status::kPass) {
+    r.status = Status::kWarn;
+    r.remedy = fmt::format(
+        "the inter-node sweep moved {:.3g} Gb/s per node, more than the {:g} Gb/s the NICs in --nics can carry: "
+        "it did not cross them (shared memory, another network) or --nics describes other nodes; sweep across "
+        "two nodes under the job's own launcher and settings",
+        f * model.nics->gbitTotal, model.nics->gbitTotal);
+  } else if (f > 0) {
+    r.message += fmt::format("; inter-node all-reduce at {:.0f}% of the NICs' line rate", 100 * f);
+  }
   const double err = v["max_abs_error"].get<double>();
   if (err > 0.15 && r.status == Status::kPass) {
     r.status = Status::kWarn;

@@ -104,4 +104,23 @@ FabricModel fabricModelFromLevels(std::vector<LevelFit> levels) {
   return m;
 }
 
+void addNics(FabricModel& m, NicSet nics) {
+  if (!m.inter && m.intra && nics.bytesPerUs() > 0) {
+    LevelFit l;
+    l.fit = m.intra->fit;  // alpha and the size split from inside a node: a network hop is no faster
+    for (AlphaBeta* ab : {&l.fit.small, &l.fit.large}) ab->betaUsPerB = 1.0 / nics.bytesPerUs(), ab->relError = 0;
+    l.ranks = l.nodes = 2;
+    l.source = "line rate of " + nics.describe() + "; not measured";
+    m.inter = std::move(l);
+    m.interFromLineRate = true;
+  }
+  m.nics = std::move(nics);
+}
+
+double lineRateFraction(const FabricModel& m) {
+  if (!m.inter || m.interFromLineRate || !m.nics || m.nics->bytesPerUs() <= 0) return 0;
+  const double beta = m.inter->fit.large.betaUsPerB;
+  return beta > 0 ? 1.0 / beta / m.nics->bytesPerUs() : 0;
+}
+
 }  // namespace pf::scaling

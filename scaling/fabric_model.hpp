@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "nic_rates.hpp"
 #include "perf_model.hpp"
 
 namespace pf::scaling {
@@ -59,6 +60,11 @@ struct FabricModel {
   std::optional<LevelFit> intra, inter;
   /// What-if: the inter-node bandwidth as a multiple of the fitted one (0.25 = links 4x slower).
   double interBandwidthFactor = 1.0;
+  /// The NICs the probes found (nic_rates.hpp), when given: the inter-node level's ceiling.
+  std::optional<NicSet> nics;
+  /// The inter-node level is the NICs' line rate with the intra-node latency, not a sweep: across nodes every
+  /// prediction is then a lower bound on time.
+  bool interFromLineRate = false;
 
   /// The cost at `a`. With only one level fitted, it serves every allocation (say so: `singleLevel()`).
   AllReduceCost allReduce(double bytes, const Allocation& a) const;
@@ -68,5 +74,13 @@ struct FabricModel {
 /// Which level a sweep document describes: intra-node when it ran on one node.
 /// @throws UsageError when two documents describe the same level, naming both.
 FabricModel fabricModelFromLevels(std::vector<LevelFit> levels);
+
+/// Adds the probes' NICs. Without an inter-node sweep they become the inter-node level: beta at their summed
+/// line rate, alpha the intra-node one (`interFromLineRate`; both optimistic, so times across nodes are lower
+/// bounds). With one, they stay beside it as the ceiling `lineRateFraction` compares the fit with.
+void addNics(FabricModel& m, NicSet nics);
+
+/// The inter-node fit's large-message bandwidth as a fraction of the NICs' line rate; 0 without both.
+double lineRateFraction(const FabricModel& m);
 
 }  // namespace pf::scaling

@@ -147,6 +147,7 @@ Json predictRows(const Json& base, const TrainerSpec& spec, const FabricModel& m
                        {"efficiency_low", baseStep / p.high.stepUs},
                        {"efficiency_high", baseStep / p.low.stepUs},
                        {"bottleneck", n > 1 ? Json(bottleneck) : Json()},
+                       {"lower_bound", m.interFromLineRate && a.nodes > 1},  // network at line rate
                        {"buckets", buckets}});
   }
   return out;
@@ -196,7 +197,24 @@ Json modelToJson(const FabricModel& m) {
   };
   Json out{{"levels", m.singleLevel() ? 1 : 2}, {"inter_bandwidth_factor", m.interBandwidthFactor}};
   if (m.intra) out["intra_node"] = level(*m.intra);
-  if (m.inter) out["inter_node"] = level(*m.inter);
+  if (m.inter) {
+    out["inter_node"] = level(*m.inter);
+    out["inter_node"]["from_line_rate"] = m.interFromLineRate;
+  }
+  if (m.nics) {
+    const NicSet& n = *m.nics;
+    out["nics"] = Json{{"transport", n.transport},
+                       {"names", n.names},
+                       {"gbit_total", n.gbitTotal},
+                       {"host", n.host},
+                       {"hosts", n.hosts},
+                       {"source", n.source},
+                       {"probe_warning", n.caveat.empty() ? Json() : Json(n.caveat)}};
+    if (const double f = lineRateFraction(m); f > 0) {
+      out["inter_node"]["achieved_gbit"] = f * n.gbitTotal;
+      out["inter_node"]["line_rate_fraction"] = f;
+    }
+  }
   return out;
 }
 

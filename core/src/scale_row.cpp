@@ -68,6 +68,7 @@ ScaleSummary scaleSummaryFromResult(const Result& r) {
       x.efficiency_low = get(p, "efficiency_low", x.efficiency);
       x.efficiency_high = get(p, "efficiency_high", x.efficiency);
       x.bottleneck = get(p, "bottleneck", std::string());
+      x.lower_bound = get(p, "lower_bound", false);
       s.predictions.push_back(std::move(x));
     }
   if (r.metrics.contains("prediction_max_abs_error") && r.metrics.at("prediction_max_abs_error").is_number())

@@ -42,9 +42,10 @@ Section capacityPlan(const Result& scale) {
          us(r.exposed_comm_us)});
   for (const ScalePrediction& p : s.predictions)
     sizes.rows.push_back(
-        {p.allocation.empty() ? std::to_string(p.ranks) : fmt::format("{} ({})", p.ranks, p.allocation), "predicted",
-         banded(us, p.step_us, p.step_us_low, p.step_us_high), fmt::format("{:.1f}", p.throughput_sps),
-         banded(eff, p.efficiency, p.efficiency_low, p.efficiency_high), us(p.exposed_comm_us)});
+        {p.allocation.empty() ? std::to_string(p.ranks) : fmt::format("{} ({})", p.ranks, p.allocation),
+         p.lower_bound ? "predicted, lower bound" : "predicted", banded(us, p.step_us, p.step_us_low, p.step_us_high),
+         fmt::format("{:.1f}", p.throughput_sps), banded(eff, p.efficiency, p.efficiency_low, p.efficiency_high),
+         us(p.exposed_comm_us)});
   sizes.notes.push_back(
       "E(N) measured is the median over repetitions (min-max in brackets); predicted rows (nodes x ranks per node) "
       "come from the alpha-beta model fitted to the all-reduce sweeps, one level within a node and one across "
@@ -59,6 +60,11 @@ Section capacityPlan(const Result& scale) {
         "At {} ranks the model predicts a step of {:.1f} us, {:.1f} samples/s and a scaling efficiency of {:.2f}.",
         far.ranks, far.step_us, far.throughput_sps, far.efficiency));
   }
+  if (std::any_of(s.predictions.begin(), s.predictions.end(), [](const auto& p) { return p.lower_bound; }))
+    sec.headline.push_back(
+        "No inter-node sweep was given: across nodes the model takes the network at the NICs' line rate (from the "
+        "probe document) with the intra-node latency, so those step times are lower bounds; sweep across two nodes "
+        "to predict them.");
   if (s.prediction_max_abs_error)
     sec.headline.push_back(fmt::format(
         "On the sizes that were measured, the model's step time was off by at most {:.1f}%{}.",

@@ -36,7 +36,8 @@ class ScaleText final : public TextView {
         s += fmt::format(", exposed {:.1f} us, efficiency {:.3f}", p.exposed_comm_us, p.efficiency);
         if (p.efficiency_low != p.efficiency_high)
           s += fmt::format(" ({:.3f}-{:.3f})", p.efficiency_low, p.efficiency_high);
-        s += p.bottleneck.empty() ? "\n" : fmt::format(", bound by the {} level\n", p.bottleneck);
+        if (!p.bottleneck.empty()) s += fmt::format(", bound by the {} level", p.bottleneck);
+        s += p.lower_bound ? "; a lower bound (network at the NICs' line rate)\n" : "\n";
       }
       s += fmt::format("{}: {}\n", toString(r.status), r.message);
     }

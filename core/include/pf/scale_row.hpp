@@ -38,7 +38,8 @@ struct ScalePrediction {
   std::string allocation;             ///< "4x2" (nodes x ranks per node); empty in older documents
   /// The uncertainty band (fit residuals, the reference's spread); equal to the value in older documents.
   double step_us_low = 0, step_us_high = 0, efficiency_low = 0, efficiency_high = 0;
-  std::string bottleneck;  ///< "inter-node" or "intra-node": the level bounding the costliest bucket
+  std::string bottleneck;    ///< "inter-node" or "intra-node": the level bounding the costliest bucket
+  bool lower_bound = false;  ///< the network was taken at the NICs' line rate (no inter-node sweep)
 };
 
 /// The model's prediction of a measured size (from the smallest), beside what was measured (metrics.validation).

@@ -4,6 +4,8 @@
 #                                an efficiency per row and the 1-rank efficiency of exactly 1 +- spread.
 # scale_case.sh pytorch        : --framework pytorch, sizes 1 and 2 under torchrun with a tiny model: the same
 #                                row fields as the native trainer; exit 77 (skip) when no python has torch.
+# scale_case.sh nics SWEEP PROBE : the model from an intra-node sweep and a probe document's NICs (no inter-node
+#                                sweep): predictions across nodes are marked lower bounds, the NICs are recorded.
 # scale_case.sh usage MSG ARGS : bad input must exit 2 and print MSG, and write no document.
 set -u
 mode=$1; shift
@@ -27,6 +29,25 @@ for x in rows:
     assert x["max_param_diff_vs_single_rank"] <= 1e-4
     assert 0 < x["efficiency"]["median"] <= 1.5
 assert rows[1]["comm_us"] > 0 and rows[0]["comm_us"] == 0
+print("PASS")
+PY
+    ;;
+  nics)
+    "$PF_BIN" scale --local-ranks 2 --ranks 1,2 --reps 2 --steps 4 --from "$1" --nics "$2" --predict 1x2,4x8 \
+      --json "$out/s.json" >"$out/log" 2>&1
+    rc=$?
+    [ $rc -le 1 ] || { cat "$out/log"; echo "FAIL: exit $rc"; exit 1; }
+    "$PF_PYTHON" "$PF_VALIDATE" "$PF_SCHEMA" "$out/s.json" || { echo "FAIL: schema"; exit 1; }
+    grep -q "a lower bound (network at the NICs' line rate)" "$out/log" || { cat "$out/log"; echo "FAIL: text"; exit 1; }
+    "$PF_PYTHON" - "$out/s.json" <<'PY' || exit 1
+import json, sys
+m = json.load(open(sys.argv[1]))["results"][0]["metrics"]
+model = m["model"]
+assert model["inter_node"]["from_line_rate"] is True, model["inter_node"]
+assert model["nics"]["gbit_total"] == 3800 and len(model["nics"]["names"]) == 10, model["nics"]
+assert abs(model["inter_node"]["large"]["beta_us_per_byte"] - 1 / (3800 * 125)) < 1e-15
+p = {x["allocation"]: x for x in m["predictions"]}
+assert p["1x2"]["lower_bound"] is False and p["4x8"]["lower_bound"] is True, p
 print("PASS")
 PY
     ;;
