@@ -44,13 +44,10 @@ void addCapacityPlan(Result& r, const Json& rows, const TrainerSpec& spec, const
     if (a.ranks() > plan.ranks()) plan = a;
   r.metrics["buckets"] = bucketAdvice(*ref, spec, model, plan);
 
-  bool spansUnmeasured = false;  // an allocation across nodes with no inter-node sweep
-  for (const Allocation& a : at) spansUnmeasured = spansUnmeasured || (a.nodes > 1 && !model.inter);
-  bool spansLineRate = false;  // an allocation across nodes predicted at the NICs' line rate
-  for (const Allocation& a : at) spansLineRate = spansLineRate || (a.nodes > 1 && model.interFromLineRate);
-  if (spansUnmeasured)
+  const bool acrossNodes = std::any_of(at.begin(), at.end(), [](const Allocation& a) { return a.nodes > 1; });
+  if (acrossNodes && !model.inter)
     r.message += "; no inter-node sweep in --from: predictions across nodes assume the intra-node fabric";
-  if (spansLineRate)
+  if (acrossNodes && model.interFromLineRate)
     r.message += fmt::format(
         "; no inter-node sweep in --from: across nodes the network is taken at the NICs' line rate ({:g} Gb/s) "
         "with the intra-node latency, so those predictions are lower bounds on step time",

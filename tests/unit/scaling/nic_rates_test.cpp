@@ -30,12 +30,9 @@ Json port(const std::string& dev, const std::string& state, double gbit) {
   return Json{{"device", dev}, {"port", 1}, {"state", state}, {"rate_gbit", gbit}};
 }
 
-Json ibResult(double lastRate) {
-  return Json::array({port("mlx5_0", "ACTIVE", 400), port("mlx5_1", "ACTIVE", lastRate)});
-}
-
 pf::Result ib(const std::string& host, double lastRate) {
-  return probe("probe.ib", host, Json{{"nccl_ib_ports", {"mlx5_0:1", "mlx5_1:1"}}}, ibResult(lastRate));
+  return probe("probe.ib", host, Json{{"nccl_ib_ports", {"mlx5_0:1", "mlx5_1:1"}}},
+               Json::array({port("mlx5_0", "ACTIVE", 400), port("mlx5_1", "ACTIVE", lastRate)}));
 }
 
 }  // namespace
