@@ -4,7 +4,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdlib>
 #include <cstring>
 
@@ -88,31 +87,14 @@ std::vector<std::string> interfaceList(std::string_view rest, bool hca) {
   return out;
 }
 
-// "P2P/IPC/read" -> "P2P/IPC"; "NET/IB/0/GDRDMA" -> "NET/IB"; "SHM/direct/direct" -> "SHM".
-std::string transportName(std::string_view via) {
-  std::string_view first = via.substr(0, via.find('/'));
-  if (first == "SHM") return "SHM";
-  std::size_t a = via.find('/');
-  if (a == std::string_view::npos) return std::string(first);
-  std::size_t b = via.find('/', a + 1);
-  std::string_view second = via.substr(a + 1, b == std::string_view::npos ? std::string_view::npos : b - a - 1);
-  if (first == "P2P") second = second.substr(0, second.find(' '));
-  std::string out;
-  out.reserve(first.size() + 1 + second.size());
-  out.append(first).append(1, '/').append(second);
-  return out;
-}
-
-// NormView::who() into a reused buffer (no formatting library call per line).
-void whoInto(const NormView& l, std::string& out) {
-  out.clear();
-  char num[24];
-  if (!l.host.empty()) {
-    out.append(l.host).append(1, ':');
-    out.append(num, std::to_chars(num, num + sizeof num, l.pid).ptr);
-  } else if (l.launcherRank >= 0) {
-    out.append("rank ").append(num, std::to_chars(num, num + sizeof num, l.launcherRank).ptr);
-  }
+// "P2P/IPC/read" -> "P2P/IPC"; "NET/IB/0/GDRDMA" -> "NET/IB"; "SHM/direct/direct" -> "SHM". Always a prefix of
+// `via`, so a view (the count's map is searched without building a string per line).
+std::string_view transportName(std::string_view via) {
+  const std::size_t a = via.find('/');
+  if (a == std::string_view::npos || via.substr(0, a) == "SHM") return via.substr(0, a);
+  std::size_t end = via.find('/', a + 1);
+  if (via.substr(0, a) == "P2P") end = std::min(end, via.find(' ', a + 1));
+  return via.substr(0, end);
 }
 
 }  // namespace
@@ -151,35 +133,6 @@ const std::vector<std::string>& InfoExtractor::taps() {
   return t;
 }
 
-ProcessInfo& InfoExtractor::proc(const NormView& l, const LineEvidence& ev) {
-  // Consecutive lines usually come from the same process: skip the look-up then.
-  if (lastProc_ && !l.host.empty() && l.pid == lastPid_ && l.host == lastHost_) return *lastProc_;
-  std::pair<const std::string, ProcessInfo>* entry = nullptr;
-  if (!l.host.empty()) {
-    // "host:pid": found by pid, then host, without formatting the name (millions of lines on a large job).
-    auto& sameP = byPid_[l.pid];
-    for (auto& [host, e] : sameP)
-      if (host == l.host) entry = e;
-    if (!entry) {
-      whoInto(l, whoBuf_);
-      entry = &*procs_.try_emplace(whoBuf_).first;
-      if (entry->second.host.empty()) entry->second.host = l.host;
-      sameP.emplace_back(std::string(l.host), entry);
-    }
-  } else {
-    whoInto(l, whoBuf_);
-    if (whoBuf_.empty()) whoBuf_ = lastWho_ ? *lastWho_ : ev.file();
-    entry = &*procs_.try_emplace(whoBuf_).first;
-  }
-  // The owner of later unprefixed lines ("NCCL version" printed by nccl-tests): the last named process.
-  if (!l.host.empty() || l.launcherRank >= 0) lastWho_ = &entry->first;
-  ProcessInfo& p = entry->second;
-  lastProc_ = l.host.empty() ? nullptr : &p;  // std::map nodes do not move, so the pointers stay valid
-  lastHost_ = l.host;
-  lastPid_ = l.pid;
-  return p;
-}
-
 void InfoExtractor::feedNcclTests(std::string_view t, LineEvidence& ev) {
   if (has(t, "# nThread ")) {
     testHeader_ = true;
@@ -207,9 +160,9 @@ void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
     while (j < t.size() && t[j] != ' ' && t[j] != '\t') ++j;
     if (j == i) break;
     const std::string_view w = t.substr(i, j - i);
-    if (prev == "rank") rank = atoiView(w);
-    if (prev == "nranks") nranks = atoiView(w);
-    if (prev == "commId") comm = w;
+    if (equals(prev, "rank")) rank = atoiView(w);
+    if (equals(prev, "nranks")) nranks = atoiView(w);
+    if (equals(prev, "commId")) comm = w;
     prev = w;
     i = j;
   }
@@ -245,30 +198,37 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   // nccl-tests prints its header, rows and failures without NCCL's prefix; an NCCL WARN also counts as output.
   if (l.level.empty())
     feedNcclTests(t, ev);
-  else if (l.level == "WARN")
+  else if (equals(l.level, "WARN"))
     testProgress_ = true;
   if (hasTap(0, "NCCL version ")) {
     // "NCCL version 2.19.3+cuda12.3" (also inside torch's "..., NCCL version 2.18.6" errors: skip those).
     if (has(t, "error") || has(t, "Error")) return;
     std::string_view v = firstWord(after(t, "NCCL version "));
     if (v.empty()) return;
-    ProcessInfo& p = proc(l, ev);
+    ProcessInfo& p = procs_.of(l, ev.file());
     std::size_t plus = v.find("+cuda");
     p.ncclVersion = std::string(v.substr(0, plus));
     if (plus != std::string_view::npos) p.cudaVersion = std::string(v.substr(plus + 5));
     if (!versionEvidence_.count(p.ncclVersion)) versionEvidence_.emplace(p.ncclVersion, ev.get());
     return;
   }
-  if (l.level != "INFO" && l.level != "WARN") return;
-  // Transport lines are most of an INFO log: count them without resolving the process unless GDR shows.
-  if (const char* at = static_cast<const char*>(memmem(t.data(), t.size(), " via ", 5)); at && has(t, "->")) {
-    ProcessInfo& p = proc(l, ev);
+  if (!equals(l.level, "INFO") && !equals(l.level, "WARN")) return;
+  // Transport lines are most of an INFO log. Every format prints them as "Channel ..." or (NCCL 2.4-2.6)
+  // "NCCL INFO Ring ...", so the other lines skip the search for " via ".
+  const bool channelOrRing = ((tapMask >> 11) & 1u) != 0 || ((tapMask >> 12) & 1u) != 0;
+  if (const char* at = channelOrRing ? static_cast<const char*>(memmem(t.data(), t.size(), " via ", 5)) : nullptr;
+      at && has(t, "->")) {
+    ProcessInfo& p = procs_.of(l, ev.file());
     const std::string_view via = t.substr(static_cast<std::size_t>(at - t.data()) + 5);
-    ++transports_[transportName(via)];
+    const std::string_view name = transportName(via);
+    if (auto it = transports_.find(name); it != transports_.end())
+      ++it->second;
+    else
+      transports_.emplace(name, 1);
     if (has(via, "GDRDMA")) p.gdrUsed = true;
     return;
   }
-  ProcessInfo& p = proc(l, ev);
+  ProcessInfo& p = procs_.of(l, ev.file());
   if (hasTap(1, "cudaDriverVersion")) {
     p.cudaDriver = atoiView(after(t, "cudaDriverVersion"));
   } else if (hasTap(2, "NET/Plugin")) {
@@ -291,9 +251,8 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     std::string_view rest = after(t, "NET/IB : Using");
     // Printed again at every communicator init; only this branch sets these fields, so the same text for
     // the same process changes nothing (and parsing it allocates a dozen strings).
-    std::string& last = lastIbUsing_[&p];
-    if (last == rest) return;
-    last = rest;
+    if (p.ibUsingText == rest) return;
+    p.ibUsingText = rest;
     p.hcas = interfaceList(rest, true);
     p.relaxedOrdering = has(rest, "[RO]");
     if (has(rest, "OOB ")) p.oobIf = ifName(words(after(rest, "OOB ")).front());
@@ -308,6 +267,9 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     facts_["gdr_disabled"].push_back(ev.get());
   } else if (hasTap(10, "GPU Direct RDMA Enabled")) {
     p.gdrUsed = true;
+  } else if (const bool start = hasTap(14, "Init START"); start || hasTap(15, "Init COMPLETE")) {
+    // Before the ring/tree checks, whose searches are not narrowed by a tap: one such line per rank and init.
+    feedInit(t, ev, start);
   } else if ((hasTap(11, "Channel ") || has(t, "Ring ")) && !has(t, "->")) {
     // "Channel 00/32 :    0" lists a ring; the number after '/' is the channel count.
     std::size_t slash = t.find('/');
@@ -319,8 +281,6 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     algos_.insert("NVLS");
   } else if (hasTap(27, "CollNet ")) {
     algos_.insert("CollNet");
-  } else if (const bool start = hasTap(14, "Init START"); start || hasTap(15, "Init COMPLETE")) {
-    feedInit(t, ev, start);
   }
 }
 
@@ -334,7 +294,7 @@ void InfoExtractor::finish() {
     flags_.push_back(
         {"nccl_versions_differ", "ranks report different NCCL versions: " + list, versionEvidence_.begin()->second});
   }
-  for (const auto& [who, p] : procs_) {
+  for (const auto& [who, p] : procs_.all()) {
     std::vector<std::string> ifs = p.socketIfs;
     ifs.insert(ifs.end(), p.bootstrapIfs.begin(), p.bootstrapIfs.end());
     std::set<std::string> seen;

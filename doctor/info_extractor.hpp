@@ -25,22 +25,9 @@
 #include "evidence.hpp"
 #include "line_normalizer.hpp"
 #include "pf/result.hpp"
+#include "process_table.hpp"
 
 namespace pf::doctor {
-
-struct ProcessInfo {
-  std::string host;
-  std::string ncclVersion, cudaVersion;  ///< "2.19.3", "12.3"
-  int cudaDriver = -1;                   ///< cudaDriverVersion, e.g. 12000
-  std::string netPlugin;                 ///< "internal" or the plugin named
-  std::string network;                   ///< "IB", "Socket", "AWS Libfabric", "IBext"...
-  std::vector<std::string> bootstrapIfs, socketIfs, hcas;
-  std::string oobIf;
-  bool ibNoDevice = false, ibOpenFailed = false, relaxedOrdering = false;
-  std::set<std::string> gdrDisabledHcas;
-  bool gdrUsed = false;
-  Evidence networkEvidence;  ///< the "Using network" line
-};
 
 struct Flag {
   std::string id;  ///< "socket_fallback_with_rdma", ...
@@ -60,8 +47,8 @@ class InfoExtractor {
   /// Derives facts and flags; call once after the last feed().
   void finish();
 
-  const std::map<std::string, ProcessInfo>& processes() const { return procs_; }
-  const std::map<std::string, std::size_t>& transports() const { return transports_; }
+  const std::map<std::string, ProcessInfo>& processes() const { return procs_.all(); }
+  const std::map<std::string, std::size_t, std::less<>>& transports() const { return transports_; }
   const std::map<std::string, std::vector<Evidence>>& facts() const { return facts_; }
   const std::vector<Flag>& flags() const { return flags_; }
   int channels() const { return nchannels_; }
@@ -75,27 +62,18 @@ class InfoExtractor {
   Json toJson() const;
 
  private:
-  ProcessInfo& proc(const NormView& l, const LineEvidence& ev);
   void feedNcclTests(std::string_view t, LineEvidence& ev);
   void feedInit(std::string_view t, LineEvidence& ev, bool start);
 
-  std::map<std::string, ProcessInfo> procs_;
-  // The same processes by pid (the "host:pid" ones), found without formatting their name.
-  std::unordered_map<long, std::vector<std::pair<std::string, std::pair<const std::string, ProcessInfo>*>>> byPid_;
-  std::string whoBuf_;                                                   // reused for the name of a new process
+  ProcessTable procs_;
   std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
-  std::unordered_map<const ProcessInfo*, std::string> lastIbUsing_;      // the last "NET/IB : Using" text applied
   std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
-  std::map<std::string, std::size_t> transports_;
+  std::map<std::string, std::size_t, std::less<>> transports_;
   std::map<std::string, std::vector<Evidence>> facts_;
   std::vector<Flag> flags_;
   std::set<std::string> algos_;
   std::map<std::string, Comm> comms_;
   int nchannels_ = 0;
-  ProcessInfo* lastProc_ = nullptr;  // cache for proc(): the process of the previous prefixed line
-  std::string lastHost_;
-  long lastPid_ = -1;
-  const std::string* lastWho_ = nullptr;  // the last process named (a key of procs_): owner of unprefixed lines
   // nccl-tests: devices listed per host, whether any result/error row followed.
   std::map<std::string, int> testDevicesPerHost_;
   bool testHeader_ = false, testProgress_ = false;

@@ -13,7 +13,7 @@ Json InfoExtractor::toJson() const {
   Json j = Json::object();
   Json procs = Json::array();
   std::set<std::string> versions, networks;
-  for (const auto& [who, p] : procs_) {
+  for (const auto& [who, p] : procs_.all()) {
     Json q = Json::object();
     q["process"] = who;
     q["host"] = orNull(p.host);

@@ -158,7 +158,7 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
     else if (auto it = watchByRank_.find(w.rank); it == watchByRank_.end() || wk < it->second.first)
       watchByRank_[w.rank] = {wk, std::move(w)};
   }
-  const bool failing = view.level != "INFO";
+  const bool failing = !equals(view.level, "INFO");
   ++lineSerial_;
   for (int p : pats) {
     PatternHits& h = hits_[static_cast<std::size_t>(p)];

@@ -10,6 +10,25 @@
 #include "pf/error.hpp"
 
 namespace pf::doctor {
+namespace {
+
+std::uint64_t word(const unsigned char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, sizeof w);
+  return w;
+}
+
+// Whether `lit` (at least 8 bytes, its first 8 already equal) is at `t`: word by word, the last word ending
+// at the literal's end (overlapping the one before), so nothing past it is read.
+bool restEqual(const unsigned char* t, const std::string& lit) {
+  const auto* l = reinterpret_cast<const unsigned char*>(lit.data());
+  const std::size_t n = lit.size();
+  for (std::size_t i = 8; i + 8 <= n; i += 8)
+    if (word(t + i) != word(l + i)) return false;
+  return n % 8 == 0 || word(t + n - 8) == word(l + n - 8);
+}
+
+}  // namespace
 
 int MultiLiteral::add(std::string_view literal) {
   if (literal.size() < kMinLiteral) {
@@ -47,9 +66,12 @@ void MultiLiteral::compile() {
     ++bucketStart_[hashes[id] + 1];
   }
   for (std::size_t h = 0; h < kTable; ++h) bucketStart_[h + 1] += bucketStart_[h];
-  bucketIds_.assign(literals_.size(), 0);
+  candidates_.assign(literals_.size(), {});
   std::vector<std::uint32_t> fill(bucketStart_.begin(), bucketStart_.end() - 1);
-  for (std::size_t id = 0; id < literals_.size(); ++id) bucketIds_[fill[hashes[id]]++] = static_cast<int>(id);
+  for (std::size_t id = 0; id < literals_.size(); ++id) {
+    const auto* p = reinterpret_cast<const unsigned char*>(literals_[id].data());
+    candidates_[fill[hashes[id]]++] = {word(p), static_cast<int>(id)};
+  }
 }
 
 void MultiLiteral::searchInto(std::string_view text, std::vector<std::pair<int, std::size_t>>& hits) const {
@@ -67,11 +89,13 @@ void MultiLiteral::searchInto(std::string_view text, std::vector<std::pair<int, 
       continue;
     }
     const std::size_t start = pos + 1 - m_;
+    // The window is m_ >= 8 bytes, so its first word is inside the text.
+    const std::uint64_t head = word(base + start);
     for (std::uint32_t i = bucketStart_[h]; i < bucketStart_[h + 1]; ++i) {
-      const std::string& lit = literals_[static_cast<std::size_t>(bucketIds_[i])];
-      if (start + lit.size() <= n && std::memcmp(base + start, lit.data(), lit.size()) == 0) {
-        hits.emplace_back(bucketIds_[i], start);
-      }
+      const Candidate& c = candidates_[i];
+      if (c.head != head) continue;
+      const std::string& lit = literals_[static_cast<std::size_t>(c.id)];
+      if (start + lit.size() <= n && restEqual(base + start, lit)) hits.emplace_back(c.id, start);
     }
     ++pos;
   }
