@@ -3,7 +3,9 @@
 # PF_WITH_LIBFABRIC (cmake/PfFindBackends.cmake) decides; Libfabric::fabric comes from cmake/FindLibfabric.cmake.
 if(PF_HAVE_LIBFABRIC)
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/fabric_query.cpp)
-  target_link_libraries(pf_probes PUBLIC Libfabric::fabric)
+  # Opened at run time (fabric_query.cpp says why): only the headers are used at build time.
+  target_include_directories(pf_probes PRIVATE $<TARGET_PROPERTY:Libfabric::fabric,INTERFACE_INCLUDE_DIRECTORIES>)
+  target_link_libraries(pf_probes PUBLIC ${CMAKE_DL_LIBS})
 else()
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/fabric_query_absent.cpp)
 endif()

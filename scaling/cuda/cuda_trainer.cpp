@@ -70,10 +70,10 @@ struct CudaTrainer::Impl {
     const int B = spec.batchPerRank, depth = spec.model.depth;
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking));
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&comms, cudaStreamNonBlocking));
-    PF_CUBLAS_CHECK(cublasCreate(&blas));
-    PF_CUBLAS_CHECK(cublasSetStream(blas, compute));
+    PF_CUBLAS_CHECK(cublas().create(&blas));
+    PF_CUBLAS_CHECK(cublas().setStream(blas, compute));
     // Plain FP32 (no TF32 tensor-op shortcut), so the result can be compared with the CPU model.
-    PF_CUBLAS_CHECK(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH));
+    PF_CUBLAS_CHECK(cublas().setMathMode(blas, CUBLAS_DEFAULT_MATH));
     params = deviceAlloc<float>(np);
     grads = deviceAlloc<float>(np);
     m = deviceAlloc<float>(np);
@@ -112,7 +112,7 @@ struct CudaTrainer::Impl {
     for (float* p : acts) PF_CUDA_WARN(cudaFree(p));  // acts[0] is dx
     for (void* p : std::initializer_list<void*>{params, grads, m, v, dy, dA, dPrev, loss})
       if (p) PF_CUDA_WARN(cudaFree(p));
-    if (blas) cublasDestroy(blas);
+    if (blas) cublas().destroy(blas);
     if (comms) PF_CUDA_WARN(cudaStreamDestroy(comms));
     if (compute) PF_CUDA_WARN(cudaStreamDestroy(compute));
   }
@@ -124,8 +124,8 @@ struct CudaTrainer::Impl {
     const float one = 1.0f, zero = 0.0f;
     for (int l = 0; l < spec.model.depth; ++l) {
       auto [in, out] = spec.model.layerShape(l);
-      PF_CUBLAS_CHECK(cublasSgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, out, B, in, &one, W(l), in, acts[l], in, &zero,
-                                  acts[l + 1], out));
+      PF_CUBLAS_CHECK(cublas().sgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, out, B, in, &one, W(l), in, acts[l], in, &zero,
+                                     acts[l + 1], out));
       cuda::addBiasActivation(acts[l + 1], b(l), B, out, l != spec.model.depth - 1, compute);
     }
     PF_CUDA_CHECK(cudaMemsetAsync(loss, 0, sizeof(double), compute));
@@ -143,11 +143,11 @@ struct CudaTrainer::Impl {
       float* dW = grads + host.slots()[2 * l].gradOffset;
       float* db = grads + host.slots()[2 * l + 1].gradOffset;
       PF_CUBLAS_CHECK(
-          cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, in, out, B, &one, acts[l], in, dA, out, &zero, dW, in));
+          cublas().sgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, in, out, B, &one, acts[l], in, dA, out, &zero, dW, in));
       cuda::biasGrad(dA, db, B, out, compute);
       if (l > 0) {
         PF_CUBLAS_CHECK(
-            cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, in, B, out, &one, W(l), in, dA, out, &zero, dPrev, in));
+            cublas().sgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, in, B, out, &one, W(l), in, dA, out, &zero, dPrev, in));
         std::swap(dA, dPrev);
       }
       PF_CUDA_CHECK(cudaEventRecord(evLayer[spec.model.depth - 1 - l], compute));
