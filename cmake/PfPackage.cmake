@@ -90,6 +90,11 @@ if(PF_HAVE_MPI)
   # `--local-ranks N` and multi-rank runs start through mpirun, which no library dependency brings in.
   set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS openmpi-bin)
 endif()
+if(PF_HAVE_LIBFABRIC)
+  # Opened at run time by the efa probe (not linked, so dpkg-shlibdeps does not see it); without it the probe
+  # says libfabric is not loadable.
+  set(CPACK_DEBIAN_CLI_PACKAGE_RECOMMENDS libfabric1)
+endif()
 set(CPACK_DEBIAN_VIEWER_PACKAGE_NAME preflight-viewer)
 set(CPACK_DEBIAN_VIEWER_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_VIEWER_DESCRIPTION "desktop viewer for preflight result documents
