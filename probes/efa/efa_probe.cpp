@@ -112,6 +112,15 @@ class EfaProbe final : public Probe {
                         p.driver.empty() ? "none" : p.driver),
             "load the efa driver (modprobe efa; it comes with the EFA installer) and check `dmesg`");
     addEvidence(r, "EFA devices", static_cast<int>(devs.size()), "/sys/class/infiniband (driver efa)");
+    if (devs.empty() && unbound.empty()) {
+      addEvidence(r, "EFA PCI functions (1d0f:efa*)", 0, "/sys/bus/pci/devices");
+      r.status = Status::kAbsent;
+      r.message =
+          "no EFA device: no Amazon EFA PCI function (1d0f:efa0-efaf) and no RDMA device bound to the efa driver";
+      return r;
+    }
+    // Only where sysfs shows EFA hardware: loading libfabric costs 0.2 s here (its PSM provider's libinfinipath
+    // polls for its own hardware at load time), so a node without EFA does not pay it.
     if (sys.isLive()) {
       FabricQuery fq = queryEfaFabric();
       addEvidence(r, "fi_getinfo(provider efa, FI_EP_RDM)", fq.result,
@@ -123,13 +132,6 @@ class EfaProbe final : public Probe {
                           fq.result),
               "in a container, pass the /dev/infiniband/uverbs* devices; check that this libfabric has the efa "
               "provider (fi_info -p efa) and FI_PROVIDER_PATH");
-    }
-    if (devs.empty() && unbound.empty()) {
-      addEvidence(r, "EFA PCI functions (1d0f:efa*)", 0, "/sys/bus/pci/devices");
-      r.status = Status::kAbsent;
-      r.message =
-          "no EFA device: no Amazon EFA PCI function (1d0f:efa0-efaf) and no RDMA device bound to the efa driver";
-      return r;
     }
     if (!s.uverbsModule || s.devNodes.empty())
       f.add(Status::kFail,
