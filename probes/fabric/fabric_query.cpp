@@ -49,7 +49,7 @@ void* openKeepingSignals(const char* name) {
 }
 
 // The library stays open for the process (fi_freeinfo must outlive every fi_info).
-FabricApi open() {
+FabricApi openLibfabric() {
   FabricApi api;
   void* lib = openKeepingSignals(kLibfabric);
   if (!lib) {
@@ -72,7 +72,7 @@ FabricApi open() {
 
 FabricQuery queryEfaFabric() {
   FabricQuery q;
-  static const FabricApi fi = open();
+  static const FabricApi fi = openLibfabric();
   if (!fi.error.empty()) {
     q.result = fi.error;
     return q;

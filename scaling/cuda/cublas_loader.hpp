@@ -3,8 +3,8 @@
 //
 // cuBLAS, opened when the CUDA trainer first needs it instead of linked into `preflight`. Linking it makes every
 // preflight process pay cuBLASLt's static initialisation, which touches ~88 MB of its .bss: an empty program
-// linked against libcublas.so.13 takes 0.22 s and 211 MB resident to start and exit on this machine, against
-// 0.00 s and 1 MB unlinked (docs/performance.md), a cost that `doctor`, `check` and `probe` never use.
+// linked against libcublas.so.13 takes 0.08-0.22 s and 211-218 MB resident to start and exit on this machine,
+// against 0.00 s and 1 MB unlinked (docs/performance.md), a cost that `doctor`, `check` and `probe` never use.
 // The function types are cuBLAS's own (its header is still compiled against), so a call through the table is
 // checked like a direct call.
 #pragma once
