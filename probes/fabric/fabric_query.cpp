@@ -9,7 +9,6 @@
 // libfabric takes 0.21 s to start and exit on this machine (0.00 s without), and every preflight command paid
 // it (docs/performance.md). A node without libfabric now gets "not loadable" from the probe instead of a binary
 // that does not start.
-#include <dlfcn.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_errno.h>
 
@@ -17,8 +16,8 @@
 #include <cstring>
 #include <iterator>
 #include <string>
-#include <type_traits>
 
+#include "pf/shared_library.hpp"
 #include "rdma_library.hpp"
 
 namespace pf::probes {
@@ -36,35 +35,23 @@ struct FabricApi {
   decltype(&fi_strerror) strerror = nullptr;
 };
 
-// dlopen that leaves the signal dispositions as they were. libinfinipath's constructor (through libfabric's PSM
+// Opened leaving the signal dispositions as they were. libinfinipath's constructor (through libfabric's PSM
 // provider) catches SIGINT, SIGTERM and the crash signals to write a backtrace file and exit(1): loaded after
 // main set its own (cli/run_guards.cpp), it would turn a Slurm prolog's SIGTERM into "a check failed".
-void* openKeepingSignals(const char* name) {
+// The library stays open for the process (fi_freeinfo must outlive every fi_info).
+FabricApi openLibfabric() {
   constexpr int kSignals[] = {SIGINT, SIGTERM, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE};
   struct sigaction saved[std::size(kSignals)] = {};
   for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], nullptr, &saved[i]);
-  void* lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  SharedLibrary lib(kLibfabric);
   for (std::size_t i = 0; i < std::size(kSignals); ++i) sigaction(kSignals[i], &saved[i], nullptr);
-  return lib;
-}
-
-// The library stays open for the process (fi_freeinfo must outlive every fi_info).
-FabricApi openLibfabric() {
   FabricApi api;
-  void* lib = openKeepingSignals(kLibfabric);
-  if (!lib) {
-    api.error = std::string(kLibfabric) + " not loadable: " + dlerror();
-    return api;
-  }
-  auto bind = [&](const char* name, auto& fn) {
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
-    if (!fn && api.error.empty()) api.error = std::string(kLibfabric) + " lacks " + name;
-  };
-  bind("fi_version", api.version);
-  bind("fi_dupinfo", api.dupinfo);
-  bind("fi_getinfo", api.getinfo);
-  bind("fi_freeinfo", api.freeinfo);
-  bind("fi_strerror", api.strerror);
+  lib.bind("fi_version", api.version);
+  lib.bind("fi_dupinfo", api.dupinfo);
+  lib.bind("fi_getinfo", api.getinfo);
+  lib.bind("fi_freeinfo", api.freeinfo);
+  lib.bind("fi_strerror", api.strerror);
+  api.error = lib.error();
   return api;
 }
 

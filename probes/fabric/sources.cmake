@@ -5,7 +5,6 @@ if(PF_HAVE_LIBFABRIC)
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/fabric_query.cpp)
   # Opened at run time (fabric_query.cpp says why): only the headers are used at build time.
   target_include_directories(pf_probes PRIVATE $<TARGET_PROPERTY:Libfabric::fabric,INTERFACE_INCLUDE_DIRECTORIES>)
-  target_link_libraries(pf_probes PUBLIC ${CMAKE_DL_LIBS})
 else()
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/fabric_query_absent.cpp)
 endif()
