@@ -43,6 +43,11 @@ if(PF_HAVE_CUDA AND NOT PF_WITH_NCCL STREQUAL "OFF")
   find_package(NCCL QUIET)
 endif()
 pf_resolve(NCCL NCCL_FOUND "Install NCCL (libnccl-dev) or set NCCL_ROOT; NCCL needs CUDA.")
+# CUDA and NCCL together make the GPU module, preflight-gpu.so (gpu/CMakeLists.txt); `preflight` links neither.
+set(PF_HAVE_GPU_MODULE OFF)
+if(PF_HAVE_CUDA AND PF_HAVE_NCCL)
+  set(PF_HAVE_GPU_MODULE ON)
+endif()
 
 # --- libibverbs (ib probe's ibv_query_port cross-check; libefa for the efa probe's RDMA-read answer) ----------
 if(NOT PF_WITH_VERBS STREQUAL "OFF")

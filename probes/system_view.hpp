@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,8 @@
 #include "pf/environment.hpp"
 
 namespace pf::probes {
+
+struct GpuRuntime;
 
 class SystemView {
  public:
@@ -43,10 +46,19 @@ class SystemView {
   bool isLive() const { return live_; }
   const std::filesystem::path& root() const { return root_; }
 
+  /// What the CUDA runtime and NVML say about the GPUs (gpu_runtime.hpp): asked on a live node, none on a
+  /// captured tree unless one was given with withGpuRuntime (a stubbed runtime: 8 GPUs in sysfs, 1 visible).
+  const GpuRuntime* gpuRuntime() const;
+  SystemView& withGpuRuntime(std::shared_ptr<const GpuRuntime> runtime) {
+    gpuRuntime_ = std::move(runtime);
+    return *this;
+  }
+
  private:
   std::filesystem::path root_;
   Environment env_;
   bool live_ = false;
+  std::shared_ptr<const GpuRuntime> gpuRuntime_;
 };
 
 }  // namespace pf::probes

@@ -11,6 +11,10 @@
 // ncclSend means the peer has the data, so no acknowledgement is needed. Control values travel through a small
 // device buffer. Every wait polls ncclCommGetAsyncError, so a dead peer or a network error becomes an error
 // instead of a hang.
+//
+// Built into preflight-gpu.so (gpu/CMakeLists.txt); `preflight` registers "nccl" in nccl_engine_proxy.cpp.
+#include "nccl_pair_engine.hpp"
+
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,7 +24,6 @@
 #include <set>
 #include <vector>
 
-#include "../pair_engine.hpp"
 #include "nccl/nccl_check.hpp"
 #include "pf/cuda_check.hpp"
 #include "pf/error.hpp"
@@ -53,9 +56,8 @@ class NcclPairEngine final : public PairEngine {
     int count = 0;
     std::string noGpu;  // on a leader without a GPU: "<host> (<reason>)"
     if (leader) {
-      cudaError_t rc = cudaGetDeviceCount(&count);
-      if (rc != cudaSuccess || count == 0)
-        noGpu = fmt::format("{} ({})", hostName(), rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc));
+      if (std::string why = noCudaDeviceReason(cudaGetDeviceCount(&count), count); !why.empty())
+        noGpu = fmt::format("{} ({})", hostName(), why);
     }
     // Every rank learns which leaders lack a GPU, so all fail together with one message instead of a hang.
     std::vector<std::string> missing;
@@ -142,7 +144,8 @@ class NcclPairEngine final : public PairEngine {
   Json info_ = Json{{"engine", "nccl"}, {"buffers", "device"}, {"role", "not a leader: no GPU used"}};
 };
 
-PF_REGISTER_PAIR_ENGINE(NcclPairEngine, "nccl");
-
 }  // namespace
+
+std::unique_ptr<PairEngine> makeNcclPairEngine() { return std::make_unique<NcclPairEngine>(); }
+
 }  // namespace pf::check

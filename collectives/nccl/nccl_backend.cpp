@@ -6,6 +6,10 @@
 // Launches are asynchronous; complete() waits for the stream while polling ncclCommGetAsyncError, so an
 // asynchronous NCCL failure (a dead peer, a network error) surfaces as an error instead of a hang. The NCCL
 // call for each collective is in nccl_calls.cpp.
+//
+// Built into preflight-gpu.so (gpu/CMakeLists.txt); `preflight` registers "nccl" in nccl_backend_proxy.cpp.
+#include "nccl_backend.hpp"
+
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 #include <nccl.h>
@@ -13,7 +17,6 @@
 #include <string>
 #include <vector>
 
-#include "../backend.hpp"
 #include "nccl_calls.hpp"
 #include "nccl_check.hpp"
 #include "pf/cuda_check.hpp"
@@ -58,12 +61,10 @@ class NcclBackend final : public Backend {
 
   void init(Bootstrap& boot, const LauncherEnv& env) override {
     int count = 0;
-    cudaError_t rc = cudaGetDeviceCount(&count);
-    if (rc != cudaSuccess || count == 0)
+    if (std::string why = noCudaDeviceReason(cudaGetDeviceCount(&count), count); !why.empty())
       throw CudaError(
-          fmt::format("--backend nccl needs a GPU, and none is visible on {} (cudaGetDeviceCount: {}); "
-                      "use --backend mpi on CPU-only nodes",
-                      hostName(), rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)));
+          fmt::format("--backend nccl needs a GPU, and none is usable on {} ({}); use --backend mpi on CPU-only nodes",
+                      hostName(), why));
     device_ = env.local_rank % count;
     PF_CUDA_CHECK(cudaSetDevice(device_));
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -145,7 +146,8 @@ class NcclBackend final : public Backend {
   const NcclCall* call_ = nullptr;  // from select(): the selected collective's entry in nccl_calls.cpp
 };
 
-PF_REGISTER_BACKEND(NcclBackend, "nccl");
-
 }  // namespace
+
+std::unique_ptr<Backend> makeNcclBackend() { return std::make_unique<NcclBackend>(); }
+
 }  // namespace pf::collectives

@@ -9,7 +9,8 @@ namespace pf::probes {
 const GpuRuntime& queryGpuRuntime() {
   static const GpuRuntime r = [] {
     GpuRuntime g;
-    g.cudaError = "this preflight was built without CUDA (configure with the CUDA toolkit to query GPUs)";
+    g.cudaError =
+        "this preflight was built without CUDA and NCCL (configure with the CUDA toolkit and NCCL to query GPUs)";
     g.nvmlError = g.cudaError;
     return g;
   }();

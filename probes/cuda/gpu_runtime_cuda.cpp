@@ -7,6 +7,7 @@
 
 #include "gpu_runtime.hpp"
 #include "nvml_loader.hpp"
+#include "pf/cuda_check.hpp"
 
 namespace pf::probes {
 namespace {
@@ -18,11 +19,7 @@ GpuRuntime ask() {
   int n = 0;
   cudaError_t rc = cudaGetDeviceCount(&n);
   if (rc != cudaSuccess) {
-    // Without any driver, the runtime's message ("driver version is insufficient") misleads: say what is missing.
-    g.cudaError = g.driverVersion == 0
-                      ? std::string("no NVIDIA driver (cudaDriverGetVersion() = 0: libcuda.so.1 not found)")
-                      : std::string("cudaGetDeviceCount: ") + cudaGetErrorString(rc);
-    cudaGetLastError();  // clear the sticky-free error so later calls start clean
+    g.cudaError = noCudaDeviceReason(rc, n);
   } else {
     g.cudaOk = true;
     for (int i = 0; i < n; ++i) {

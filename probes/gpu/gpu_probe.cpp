@@ -51,6 +51,21 @@ void addRuntime(Json& row, const RuntimeGpu& g, Findings& f) {
           "run nvidia-persistenced (systemctl enable --now nvidia-persistenced) or nvidia-smi -pm 1");
 }
 
+/// Why this process is meant to see only some of the node's GPUs, so that CUDA showing fewer than sysfs lists is
+/// no fault (sysfs is not namespaced: a container or an allocation still sees every GPU there); empty when
+/// nothing limits it.
+std::string limitToSomeGpus(const SystemView& sys, int onBus) {
+  if (auto v = sys.env().get("CUDA_VISIBLE_DEVICES")) return "CUDA_VISIBLE_DEVICES=" + *v;
+  if (auto v = sys.env().get("NVIDIA_VISIBLE_DEVICES"); v && *v != "all")  // the NVIDIA container runtime
+    return "NVIDIA_VISIBLE_DEVICES=" + *v;
+  int nodes = 0;  // the driver makes /dev/nvidia<N> per GPU; a container is given the nodes of its GPUs only
+  for (const std::string& name : sys.list("/dev"))
+    nodes +=
+        name.size() > 6 && name.starts_with("nvidia") && name.find_first_not_of("0123456789", 6) == std::string::npos;
+  if (nodes < onBus) return fmt::format("{} of the {} /dev/nvidia<N> device nodes present", nodes, onBus);
+  return {};
+}
+
 class GpuProbe final : public Probe {
  public:
   std::string description() const override {
@@ -61,7 +76,7 @@ class GpuProbe final : public Probe {
     Result r;
     const auto gpus = readSysGpus(sys);
     const NvidiaModule mod = readNvidiaModule(sys);
-    const GpuRuntime* rt = sys.isLive() ? &queryGpuRuntime() : nullptr;
+    const GpuRuntime* rt = sys.gpuRuntime();
     addEvidence(r, "NVIDIA display-class PCI functions", static_cast<int>(gpus.size()), "/sys/bus/pci/devices");
     addEvidence(r, "NVIDIA kernel module", mod.version.empty() ? "not loaded" : mod.version,
                 "/proc/driver/nvidia/version");
@@ -105,12 +120,15 @@ class GpuProbe final : public Probe {
           addRuntime(row, rg, f);
           r.rows.push_back(std::move(row));
         }
-      const bool restricted = sys.env().get("CUDA_VISIBLE_DEVICES").has_value();
+      const std::string limit = limitToSomeGpus(sys, static_cast<int>(gpus.size()));
       if (!rt->cudaOk && !gpus.empty())
         f.add(Status::kFail, fmt::format("CUDA cannot use this node's GPUs: {}", rt->cudaError),
               "check the driver against the CUDA runtime (nvidia-smi; `dmesg | grep -i xid`) and the container's GPU "
               "access");
-      else if (!restricted && !gpus.empty() && cudaCount < static_cast<int>(gpus.size()))
+      else if (cudaCount < static_cast<int>(gpus.size()) && !limit.empty())
+        addEvidence(r, "GPUs this process may use", cudaCount,
+                    fmt::format("CUDA, of {} on the PCI bus: limited by {}", gpus.size(), limit));
+      else if (cudaCount < static_cast<int>(gpus.size()))
         f.add(Status::kFail,
               fmt::format("CUDA sees {} of the {} GPUs on the PCI bus: a GPU failed to initialise or fell off the bus",
                           cudaCount, gpus.size()),

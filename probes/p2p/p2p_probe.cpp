@@ -46,17 +46,22 @@ class P2pProbe final : public Probe {
   Result run(const SystemView& sys, const ProbeOptions& opt) const override {
     Result r;
     const auto gpus = readSysGpus(sys);
-    const GpuRuntime* rt = sys.isLive() ? &queryGpuRuntime() : nullptr;
+    const GpuRuntime* rt = sys.gpuRuntime();
     const int cudaCount = rt && rt->cudaOk ? static_cast<int>(rt->gpus.size()) : 0;
-    const int n = std::max(static_cast<int>(gpus.size()), cudaCount);
+    // The pairs a job can use are those CUDA shows: CUDA_VISIBLE_DEVICES, a container or a Slurm allocation
+    // leaves fewer than sysfs lists (sysfs is not namespaced). Without an answer from CUDA, sysfs's PCI order.
+    const int n = cudaCount ? cudaCount : static_cast<int>(gpus.size());
     addEvidence(r, "GPUs", n, cudaCount ? "cudaGetDeviceCount()" : "/sys/bus/pci/devices");
+    if (cudaCount && cudaCount < static_cast<int>(gpus.size()))
+      addEvidence(r, "GPUs on the PCI bus", static_cast<int>(gpus.size()),
+                  "/sys/bus/pci/devices (pairs among the GPUs CUDA shows this process only)");
     if (n == 0) {
       r.status = Status::kAbsent;
       r.message = fmt::format("no GPU: no peer pairs to check{}", rt && !rt->cudaOk ? " (" + rt->cudaError + ")" : "");
       return r;
     }
     P2pMeasurement m;
-    if (cudaCount > 0) m = measureP2p(!opt.quick);
+    if (cudaCount > 0 && sys.isLive()) m = measureP2p(!opt.quick);
     if (!m.error.empty()) addEvidence(r, "measurement", m.error, "CUDA runtime");
     if (!rt) addEvidence(r, "NVLink", "not visible in files; on a live node NVML reports it", "captured tree");
     if (n == 1 && m.host.empty()) {

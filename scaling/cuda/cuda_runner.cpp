@@ -70,10 +70,8 @@ class CudaDevice final : public ScaleDevice {
 
 int requireCudaDevice() {
   int count = 0;
-  const cudaError_t rc = cudaGetDeviceCount(&count);
-  if (rc != cudaSuccess || count == 0)
-    throw UsageError(fmt::format("no CUDA device: none is visible on {} (cudaGetDeviceCount: {}); use --device cpu",
-                                 hostName(), rc == cudaSuccess ? "0 devices" : cudaGetErrorString(rc)));
+  if (std::string why = noCudaDeviceReason(cudaGetDeviceCount(&count), count); !why.empty())
+    throw UsageError(fmt::format("no CUDA device: none is usable on {} ({}); use --device cpu", hostName(), why));
   return count;
 }
 

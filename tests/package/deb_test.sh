@@ -54,6 +54,16 @@ cat "$WORK/check.log"
 ((rc == 0)) || fail "/usr/bin/preflight check --local-ranks 2 exited $rc"
 [[ -s $WORK/check.json ]] || fail "check wrote no result document"
 
+if [[ ${PF_HAVE_GPU_MODULE:-OFF} == ON ]]; then
+  # The GPU module where the installed binary looks for it, and loadable there: NCCL's backend gets as far as
+  # asking CUDA for a device (exit 3 naming why there is none), not "GPU support is not installed".
+  [[ -f /usr/lib/preflight/preflight-gpu.so ]] || fail "/usr/lib/preflight/preflight-gpu.so not installed"
+  /usr/bin/preflight sweep all_reduce --backend nccl -b 8 -e 8 >"$WORK/nccl.log" 2>&1
+  rc=$?
+  grep -q "GPU support" "$WORK/nccl.log" && fail "the installed GPU module does not load: $(head -2 "$WORK/nccl.log")"
+  ((rc == 0 || rc == 3)) || fail "sweep --backend nccl exited $rc: $(head -2 "$WORK/nccl.log")"
+fi
+
 man1=/usr/share/man/man1
 for page in preflight preflight-check preflight-doctor preflight-sweep; do
   [[ -s $man1/$page.1.gz ]] || fail "$man1/$page.1.gz missing"

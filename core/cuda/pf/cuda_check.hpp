@@ -9,6 +9,8 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include <string>
+
 #include "pf/environment.hpp"
 #include "pf/error.hpp"
 #include "pf/log.hpp"
@@ -27,3 +29,25 @@
     if (pf_cuda_rc != cudaSuccess)                                                                              \
       PF_LOG_WARN("cuda", "{} failed: {} at {}:{}", #expr, cudaGetErrorString(pf_cuda_rc), __FILE__, __LINE__); \
   } while (0)
+
+namespace pf {
+
+/// Why cudaGetDeviceCount() gave no usable GPU, in words that point at the fix; empty when it gave one. The
+/// runtime says "CUDA driver version is insufficient for CUDA runtime version" both where no driver is installed
+/// and where the driver is older than the CUDA this module was built with, which need different fixes.
+inline std::string noCudaDeviceReason(cudaError_t rc, int count) {
+  if (rc == cudaSuccess) return count > 0 ? std::string() : "cudaGetDeviceCount() = 0";
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  cudaGetLastError();  // clear the error so later calls start clean
+  if (driver == 0) return "no NVIDIA driver (libcuda.so.1 not found)";
+  if (rc == cudaErrorInsufficientDriver)
+    return fmt::format(
+        "the NVIDIA driver supports CUDA up to {}.{}, but this Preflight's GPU module was built with CUDA {}.{}: "
+        "upgrade the driver, or build Preflight with a CUDA no newer than the driver's",
+        driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+  return fmt::format("cudaGetDeviceCount: {}", cudaGetErrorString(rc));
+}
+
+}  // namespace pf

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Every backend's call table against the collective registry, both ways: a registered collective without a
 // call cannot run on that backend, and a call under a key no descriptor registers is a misspelt key. The
-// backends in this build (MPI, NCCL) are created without init(), which needs no MPI, GPU or NCCL.
+// backends in this build (MPI, NCCL) are created without init(), which needs no MPI, GPU or NCCL; NCCL's comes
+// from this build tree's preflight-gpu.so, as `preflight` gets it.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include "backend.hpp"
 #include "loopback_backend.hpp"
@@ -28,6 +30,9 @@ TEST(CallTable, MpiBackendRunsEveryCollective) {
 }
 
 TEST(CallTable, EveryBackendInThisBuildRunsEveryCollective) {
+#ifdef PF_GPU_MODULE_PATH
+  setenv("PREFLIGHT_GPU_MODULE", PF_GPU_MODULE_PATH, 0);
+#endif
   for (const std::string& key : Registry<Backend>::instance().keys())
     expectComplete(*Registry<Backend>::instance().create(key));
 }

@@ -1,39 +1,54 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The gpu and p2p probes on this node's real GPUs (CTest label `gpu`): skipped, with the CUDA runtime's reason,
-// where there is none. With GPUs, the probes must agree with the runtime and measure real copies.
+// The gpu and p2p probes on this node's real GPUs (CTest label `gpu`), asked through preflight-gpu.so as
+// `preflight` asks: skipped where the node has no GPU, failed where it has one that CUDA cannot use. With GPUs,
+// the probes must agree with the runtime and measure real copies.
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
+#include "../gpu_presence.hpp"
 #include "gpu_runtime.hpp"
 #include "probe.hpp"
 
 namespace pf::probes {
 namespace {
 
-const GpuRuntime& gpusOrSkip() { return queryGpuRuntime(); }
+// The module of this build tree; the test executable is not beside lib/preflight/ as `preflight` is.
+const GpuRuntime& askThroughTheModule() {
+#ifdef PF_GPU_MODULE_PATH
+  setenv("PREFLIGHT_GPU_MODULE", PF_GPU_MODULE_PATH, 0);
+#endif
+  return queryGpuRuntime();
+}
 
-#define PF_SKIP_WITHOUT_GPU(rt)          \
-  if (!(rt).cudaOk || (rt).gpus.empty()) \
-  GTEST_SKIP() << "no GPU on this node: " << ((rt).cudaOk ? "cudaGetDeviceCount() = 0" : (rt).cudaError)
+#define PF_REQUIRE_GPU(rt)                                               \
+  if (auto why = ::pf::testing::noGpuOnThisNode()) GTEST_SKIP() << *why; \
+  ASSERT_TRUE((rt).cudaOk && !(rt).gpus.empty())                         \
+      << "this node has a GPU, but CUDA does not: "                      \
+      << ((rt).cudaOk ? std::string("cudaGetDeviceCount() = 0") : (rt).cudaError)
 
 TEST(GpuLive, GpuProbeAgreesWithTheRuntime) {
-  const GpuRuntime& rt = gpusOrSkip();
-  PF_SKIP_WITHOUT_GPU(rt);
+  const GpuRuntime& rt = askThroughTheModule();
+  PF_REQUIRE_GPU(rt);
   Result r = Registry<Probe>::instance().create("gpu")->run(SystemView::live(), {});
   EXPECT_NE(r.status, Status::kAbsent) << r.message;
   EXPECT_EQ(r.metrics["gpu_count"], static_cast<int>(rt.gpus.size()));
   EXPECT_FALSE(r.params["cuda_runtime_version"].is_null());
   EXPECT_FALSE(r.params["cuda_driver_version"].is_null());
+  int visible = 0;
   for (const auto& row : r.rows) {
-    EXPECT_TRUE(row.contains("cuda_index")) << row.dump();
+    if (!row.contains("cuda_index")) continue;  // sysfs shows it, CUDA_VISIBLE_DEVICES hides it
+    ++visible;
+    ASSERT_TRUE(row.contains("memory_bytes")) << row.dump();
     EXPECT_GT(row["memory_bytes"].get<long long>(), 0);
   }
+  EXPECT_EQ(visible, static_cast<int>(rt.gpus.size()));
 }
 
 TEST(GpuLive, P2pProbeMeasuresCopies) {
-  const GpuRuntime& rt = gpusOrSkip();
-  PF_SKIP_WITHOUT_GPU(rt);
+  const GpuRuntime& rt = askThroughTheModule();
+  PF_REQUIRE_GPU(rt);
   Result r = Registry<Probe>::instance().create("p2p")->run(SystemView::live(), {});
   ASSERT_NE(r.status, Status::kAbsent) << r.message;
   ASSERT_EQ(r.params["measured"], true) << r.message;

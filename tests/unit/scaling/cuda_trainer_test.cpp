@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The CUDA trainer against the CPU trainer (label `gpu`). Without a visible GPU every case is skipped with
-// the reason (GTEST_SKIP; CTest reads "[  SKIPPED ]"). With one: a single rank trained a few steps holds the
-// CPU trainer's parameters within 1e-3 relative, with and without a (1-rank) NCCL communicator on the
-// all-reduce path, for SGD and Adam; and the loss decreases.
+// The CUDA trainer against the CPU trainer (label `gpu`). On a node without a GPU every case is skipped with
+// the reason (GTEST_SKIP; CTest reads "[  SKIPPED ]"); on one with a GPU that CUDA cannot use, they fail. With one: a
+// single rank trained a few steps holds the CPU trainer's parameters within 1e-3 relative, with and without a (1-rank)
+// NCCL communicator on the all-reduce path, for SGD and Adam; and the loss decreases.
 #include "cuda/cuda_trainer.hpp"
 
 #include <cuda_runtime_api.h>
@@ -14,6 +14,7 @@
 #include <cmath>
 #include <string>
 
+#include "../gpu_presence.hpp"
 #include "cuda_runner.hpp"
 #include "pf/error.hpp"
 #include "reducer.hpp"
@@ -22,14 +23,12 @@
 namespace pf::scaling {
 namespace {
 
-#define PF_REQUIRE_GPU()                      \
-  do {                                        \
-    try {                                     \
-      requireCudaDevice();                    \
-    } catch (const UsageError& e) {           \
-      GTEST_SKIP() << e.what();               \
-    }                                         \
-    ASSERT_EQ(cudaSetDevice(0), cudaSuccess); \
+// Skips only on a node without a GPU; on one with a GPU, CUDA failing to use it fails the case.
+#define PF_REQUIRE_GPU()                                                             \
+  do {                                                                               \
+    if (auto why = ::pf::testing::noGpuOnThisNode()) GTEST_SKIP() << *why;           \
+    ASSERT_NO_THROW(requireCudaDevice()) << "this node has a GPU: CUDA must use it"; \
+    ASSERT_EQ(cudaSetDevice(0), cudaSuccess);                                        \
   } while (0)
 
 TrainerSpec smallSpec(const std::string& opt) {
