@@ -82,6 +82,7 @@ class ProbeCommand final : public Command {
     Timer timer;
     probes::ProbeOptions opt;
     opt.quick = quick_;
+    opt.firstOnNode = launcher.local_rank == 0;
     std::vector<Result> local = probes::runProbes(view, opt, only_);
     report.phases.push_back({"probes", timer.seconds()});
     auto gathered = probes::gatherResults(boot, probes::nodeName(view), local);

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "capacity_plan.hpp"
@@ -122,11 +123,24 @@ class ScaleCommand final : public Command {
  private:
   using FabricModel = scaling::FabricModel;
 
+  // NCCL refuses two ranks of one communicator on one GPU, but only when the first multi-rank size starts, after
+  // the 1-rank size has run and with no report written: say it before anything runs (exit 2 on every rank).
+  // NCCL_HOSTID set (a test that gives each rank its own host id, docs/developing.md) is left to NCCL to judge.
+  static void requireGpuPerRank(const LauncherEnv& launcher) {
+    const int gpus = scaling::requireCudaDevice();
+    if (launcher.local_world_size > gpus && !std::getenv("NCCL_HOSTID"))
+      throw UsageError(fmt::format(
+          "--device cuda: {} ranks on {} share {} GPU(s), and NCCL cannot put two ranks of one communicator on one "
+          "GPU: start at most {} rank(s) per node (srun --ntasks-per-node, mpirun -npernode, --local-ranks)",
+          launcher.local_world_size, hostName(), gpus, gpus));
+  }
+
   int runNative(Bootstrap& boot, const LauncherEnv& launcher, const FabricModel& model, const Invocation& inv) {
     const int largest = *std::max_element(ranks_.begin(), ranks_.end());
     if (boot.size() < largest)
       throw UsageError(fmt::format("--ranks asks for {} ranks but {} were launched: raise --local-ranks (or -np)",
                                    largest, boot.size()));
+    if (device_ == "cuda") requireGpuPerRank(launcher);
     blasThreads_ = scaling::useBlasThreads(blasThreads_, launcher.local_world_size);  // same at every N
     RunReport report;
     report.context = gatherContext("scale", inv, boot, launcher);

@@ -79,7 +79,7 @@ int64_t checkOnce(Backend& be, const Point& p, Buffers& b, const Launch& l, bool
   be.complete();
   if (!haveExpected) return 0;
   be.toHost(b.hostOut.data(), l.recv, p.layout.recvCount * p.es);
-  return countWrong(p.args.dtype, p.args.op, b.hostOut.data(), b.expected.data(), p.layout.recvCount);
+  return countWrong(p.args.dtype, p.args.op, p.args.nranks, b.hostOut.data(), b.expected.data(), p.layout.recvCount);
 }
 
 SweepRow measure(Backend& be, Bootstrap& boot, const Point& p, Buffers& b, const SweepOptions& o, bool inPlace,

@@ -34,7 +34,7 @@ struct SweepOptions {
   uint64_t stepBytes = 1ull << 20;  ///< linear step, used when stepFactor <= 1
   uint64_t stepFactor = 2;          ///< geometric step; 1 = linear
   int iters = 20;
-  int warmup = 1;
+  int warmup = 5;      ///< nccl-tests' -w default
   int checkIters = 1;  ///< 0 = no correctness check (the wrong column shows N/A)
   /// Passes over every size (nccl-tests' -N). Each pass measures every size again, a whole sweep later, so
   /// a few milliseconds of interference on a shared host cannot decide a size's figure in every pass.

@@ -30,33 +30,19 @@ double exactLimit(DataType t) {
   }
 }
 
-// Maps a float's bits to an integer that orders like the float, so ulp distance is a subtraction.
-int64_t orderedBits(DataType t, const void* buf, size_t i) {
-  int64_t bits = 0, sign = 0;
-  switch (sizeOf(t)) {
-    case 2: {
-      uint16_t v;
-      std::memcpy(&v, static_cast<const char*>(buf) + i * 2, 2);
-      bits = v & 0x7fff;
-      sign = v >> 15;
-      break;
-    }
-    case 4: {
-      uint32_t v;
-      std::memcpy(&v, static_cast<const char*>(buf) + i * 4, 4);
-      bits = v & 0x7fffffff;
-      sign = v >> 31;
-      break;
-    }
-    default: {
-      uint64_t v;
-      std::memcpy(&v, static_cast<const char*>(buf) + i * 8, 8);
-      bits = static_cast<int64_t>(v & 0x7fffffffffffffffull);
-      sign = static_cast<int64_t>(v >> 63);
-      break;
-    }
+// The unit roundoff of a floating type: half the distance from 1 to the next value.
+double unitRoundoff(DataType t) {
+  switch (t) {
+    case DataType::kHalf: return std::ldexp(1.0, -11);
+    case DataType::kBfloat16: return std::ldexp(1.0, -8);
+    case DataType::kFloat: return std::ldexp(1.0, -24);
+    default: return std::ldexp(1.0, -53);
   }
-  return sign ? -bits : bits;
+}
+
+// The largest input magnitude inputValue() gives sum and avg on `nranks` ranks.
+double sumInputLimit(DataType t, int nranks) {
+  return static_cast<double>(std::clamp<int64_t>(static_cast<int64_t>(exactLimit(t) / std::max(nranks, 1)), 1, 31));
 }
 
 }  // namespace
@@ -67,7 +53,7 @@ double inputValue(DataType t, RedOp op, int rank, int nranks, uint64_t index, ui
   switch (op) {
     case RedOp::kSum:
     case RedOp::kAvg: {
-      int64_t a = std::clamp<int64_t>(static_cast<int64_t>(exactLimit(t) / std::max(nranks, 1)), 1, 31);
+      const auto a = static_cast<int64_t>(sumInputLimit(t, nranks));
       if (sgn) return static_cast<double>(static_cast<int64_t>(h % static_cast<uint64_t>(2 * a + 1)) - a);
       return static_cast<double>(h % static_cast<uint64_t>(a + 1));
     }
@@ -142,14 +128,21 @@ double loadValue(DataType t, const void* buf, size_t i) {
   return 0;
 }
 
-int64_t countWrong(DataType t, RedOp op, const void* actual, const void* expected, size_t count) {
+double avgTolerance(DataType t, int nranks, double expected) {
+  const double u = unitRoundoff(t);
+  return (nranks + 2) * u * sumInputLimit(t, nranks) + 2 * u * std::fabs(expected);
+}
+
+int64_t countWrong(DataType t, RedOp op, int nranks, const void* actual, const void* expected, size_t count) {
   const size_t es = sizeOf(t);
   const char* a = static_cast<const char*>(actual);
   const char* e = static_cast<const char*>(expected);
   int64_t wrong = 0;
   if (op == RedOp::kAvg && isFloating(t)) {
-    for (size_t i = 0; i < count; ++i)
-      if (std::llabs(orderedBits(t, a, i) - orderedBits(t, e, i)) > 2) ++wrong;
+    for (size_t i = 0; i < count; ++i) {
+      const double want = loadValue(t, e, i), got = loadValue(t, a, i);
+      if (!(std::fabs(got - want) <= avgTolerance(t, nranks, want))) ++wrong;  // a NaN is wrong too
+    }
     return wrong;
   }
   // Fast path: whole-buffer compare, then per element only when something differs.

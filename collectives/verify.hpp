@@ -33,8 +33,16 @@ void storeValue(DataType t, void* buf, size_t i, double v);
 /// Reads element `i` of `buf` as a double.
 double loadValue(DataType t, const void* buf, size_t i);
 
-/// Number of elements of `actual` that differ from `expected` (bitwise; 2 ulps for avg on floating types).
-int64_t countWrong(DataType t, RedOp op, const void* actual, const void* expected, size_t count);
+/// Number of elements of `actual` that differ from `expected`: bitwise, except avg on floating types over
+/// `nranks` ranks, which may differ by avgTolerance().
+int64_t countWrong(DataType t, RedOp op, int nranks, const void* actual, const void* expected, size_t count);
+
+/// How far a correct floating-point avg over `nranks` ranks may be from the exact one. NCCL averages floats by
+/// scaling every input by 1/n and summing the products (ncclAvg, PreMulSum), in an order of its own (ring,
+/// tree): each product and each addition rounds, so the error grows with n, and near a zero sum it is many
+/// ulps of the result. The bound is the recursive-summation one, (n + 2) u sum|x_i / n|, with sum|x_i| <= n A
+/// for the inputs inputValue() makes (|x| <= A), plus one rounding of the expected value itself.
+double avgTolerance(DataType t, int nranks, double expected);
 
 /// IEEE-754 binary16 and bfloat16 conversions (round to nearest even), used by the host-side backends too.
 uint16_t floatToHalf(float f);

@@ -23,6 +23,9 @@ namespace pf::probes {
 
 struct ProbeOptions {
   bool quick = false;  ///< skip measurements that take more than ~100 ms (p2p copy bandwidth)
+  /// False on every rank of a node but its first (local rank 0): a measurement that loads the node's devices
+  /// (p2p copy bandwidth) runs once per node, not on all its ranks at once, which would contend and warn falsely.
+  bool firstOnNode = true;
 };
 
 /// key() is the registry key ("net", "ib", ...), handed over by the registry (pf::Registered).

@@ -7,8 +7,8 @@
 // would need GPUs of their own, and two ranks on one GPU make ncclCommInitRank fail.
 //
 // The protocol (pair_protocol.hpp) drives the transport: posted sends and receives gather in one NCCL group
-// until complete() ends it and waits for the stream, so a burst's messages go out as one group; a completed
-// ncclSend means the peer has the data, so no acknowledgement is needed. Control values travel through a small
+// until complete() ends it and waits for the stream, so a burst's messages go out as one group; the burst's
+// clock stops on the receiver's acknowledgement (sendCompletesBeforeDelivery). Control values travel through a small
 // device buffer. Every wait polls ncclCommGetAsyncError, so a dead peer or a network error becomes an error
 // instead of a hang.
 //
@@ -20,6 +20,8 @@
 #include <fmt/ranges.h>
 #include <nccl.h>
 
+#include <algorithm>
+#include <exception>
 #include <map>
 #include <set>
 #include <vector>
@@ -36,9 +38,10 @@ constexpr size_t kMaxValues = 2;  ///< doubles in one control message (the respo
 class NcclPairEngine final : public PairEngine {
  public:
   ~NcclPairEngine() override {
-    if (comm_) ncclCommDestroy(comm_);
+    endNcclComm(comm_, exceptionsAtStart_);  // first: an aborted communicator lets the stream's kernels end
     if (buf_) PF_CUDA_WARN(cudaFree(buf_));
     if (ctl_) PF_CUDA_WARN(cudaFree(ctl_));
+    if (ctlHost_) PF_CUDA_WARN(cudaFreeHost(ctlHost_));
     if (stream_) PF_CUDA_WARN(cudaStreamDestroy(stream_));
   }
 
@@ -74,6 +77,7 @@ class NcclPairEngine final : public PairEngine {
     PF_CUDA_CHECK(cudaSetDevice(device_));
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PF_CUDA_CHECK(cudaMalloc(&ctl_, kMaxValues * sizeof(double)));
+    PF_CUDA_CHECK(cudaMallocHost(&ctlHost_, kMaxValues * sizeof(double)));
     PF_NCCL_CHECK(ncclCommInitRank(&comm_, static_cast<int>(ncclRankOf_.size()), id, ncclRankOf_.at(boot.rank())));
     int version = 0;
     PF_NCCL_CHECK(ncclGetVersion(&version));
@@ -111,17 +115,25 @@ class NcclPairEngine final : public PairEngine {
     }
     wait();
   }
+  // A completed ncclSend only says its buffer may be reused: over the network the last chunks can still be in the
+  // proxy's or the NIC's hands. The burst's clock stops on the receiver's acknowledgement, as with MPI.
+  bool sendCompletesBeforeDelivery() const override { return true; }
+
   void sendValues(int peer, std::span<const double> v) override {
     PF_CHECK(v.size() <= kMaxValues) << v.size() << " control values";
-    PF_CUDA_CHECK(cudaMemcpyAsync(ctl_, v.data(), v.size_bytes(), cudaMemcpyHostToDevice, stream_));
+    // Through pinned memory: a copy from or to pageable memory blocks until the stream reaches it, outside the
+    // polling wait, so a dead peer would hang it instead of failing.
+    std::copy(v.begin(), v.end(), ctlHost_);
+    PF_CUDA_CHECK(cudaMemcpyAsync(ctl_, ctlHost_, v.size_bytes(), cudaMemcpyHostToDevice, stream_));
     PF_NCCL_CHECK(ncclSend(ctl_, v.size(), ncclFloat64, ncclRankOf_.at(peer), comm_, stream_));
     wait();
   }
   void recvValues(int peer, std::span<double> v) override {
     PF_CHECK(v.size() <= kMaxValues) << v.size() << " control values";
     PF_NCCL_CHECK(ncclRecv(ctl_, v.size(), ncclFloat64, ncclRankOf_.at(peer), comm_, stream_));
-    PF_CUDA_CHECK(cudaMemcpyAsync(v.data(), ctl_, v.size_bytes(), cudaMemcpyDeviceToHost, stream_));
+    PF_CUDA_CHECK(cudaMemcpyAsync(ctlHost_, ctl_, v.size_bytes(), cudaMemcpyDeviceToHost, stream_));
     wait();
+    std::copy(ctlHost_, ctlHost_ + v.size(), v.begin());
   }
 
  private:
@@ -139,6 +151,8 @@ class NcclPairEngine final : public PairEngine {
   void* buf_ = nullptr;
   size_t bufBytes_ = 0;
   double* ctl_ = nullptr;
+  double* ctlHost_ = nullptr;  ///< pinned staging for ctl_
+  int exceptionsAtStart_ = std::uncaught_exceptions();
   int device_ = 0;
   bool grouped_ = false;  ///< a group is open: posted operations not yet completed
   Json info_ = Json{{"engine", "nccl"}, {"buffers", "device"}, {"role", "not a leader: no GPU used"}};

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <nccl.h>
 
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,8 @@ ncclRedOp_t ncclOp(RedOp op) {
 class NcclBackend final : public Backend {
  public:
   ~NcclBackend() override {
-    if (comm_) ncclCommDestroy(comm_);
+    endNcclComm(comm_, exceptionsAtStart_);  // first: an aborted communicator lets the stream's kernels end
+    if (scratch_) PF_CUDA_WARN(cudaFree(scratch_));
     if (start_) PF_CUDA_WARN(cudaEventDestroy(start_));
     if (stop_) PF_CUDA_WARN(cudaEventDestroy(stop_));
     if (stream_) PF_CUDA_WARN(cudaStreamDestroy(stream_));
@@ -74,9 +76,14 @@ class NcclBackend final : public Backend {
     rank_ = boot.rank();
     size_ = boot.size();
     PF_NCCL_CHECK(ncclCommInitRank(&comm_, size_, id, rank_));
+    PF_NCCL_CHECK(ncclGetVersion(&ncclVersion_));
   }
 
-  bool supports(DataType, RedOp) const override { return true; }  // avg and bfloat16 need NCCL >= 2.10
+  // ncclAvg and ncclBfloat16 came with NCCL 2.10; the library the node loads may be older than the headers
+  // built against, and NCCL would then reject the launch and end the sweep: skip them (the result says so).
+  bool supports(DataType t, RedOp op) const override {
+    return (op != RedOp::kAvg && t != DataType::kBfloat16) || ncclVersion_ >= 21000;
+  }
   std::vector<std::string> collectives() const override { return CallTable<NcclCall>::instance().keys(); }
   void select(const std::string& collective) override {
     call_ = &CallTable<NcclCall>::instance().get(collective, key());
@@ -94,16 +101,28 @@ class NcclBackend final : public Backend {
     return p;
   }
   void release(void* p) noexcept override { PF_CUDA_WARN(cudaFree(p)); }
+  // On NCCL's stream, not with cudaMemcpy: the legacy stream does not order with a non-blocking one, and a
+  // pageable host-to-device cudaMemcpy may return before its DMA lands, so NCCL could read the poison pattern.
   void toDevice(void* dst, const void* src, size_t bytes) override {
-    PF_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+    PF_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_));
+    waitNcclStream(stream_, comm_);
   }
   void toHost(void* dst, const void* src, size_t bytes) override {
-    PF_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+    PF_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream_));
+    waitNcclStream(stream_, comm_);
   }
 
   void launch(const Launch& l) override {
     PF_CHECK(call_ != nullptr) << "launch before select()";
-    call_->run(NcclArgs{l, comm_, stream_, rank_, size_, ncclType(l.dtype), ncclOp(l.op), sizeOf(l.dtype)});
+    Launch staged = l;
+    if (l.inPlace && call_->groupedSendElements) {
+      // One buffer both sent and received in one group is invalid in NCCL (wrong elements, now and then):
+      // send from a copy. The copy is on the same stream, so it is inside the timed interval (docs/sweep.md).
+      const size_t bytes = call_->groupedSendElements(l.count, size_) * sizeOf(l.dtype);
+      staged.send = scratch(bytes);
+      PF_CUDA_CHECK(cudaMemcpyAsync(const_cast<void*>(staged.send), l.send, bytes, cudaMemcpyDeviceToDevice, stream_));
+    }
+    call_->run(NcclArgs{staged, comm_, stream_, rank_, size_, ncclType(l.dtype), ncclOp(l.op), sizeOf(l.dtype)});
   }
 
   void complete() override { waitNcclStream(stream_, comm_); }
@@ -139,8 +158,24 @@ class NcclBackend final : public Backend {
   }
 
  private:
+  /// A device buffer of at least `bytes`, kept for the next launches (grown, never shrunk, freed at the end).
+  void* scratch(size_t bytes) {
+    if (bytes > scratchBytes_) {
+      waitNcclStream(stream_, comm_);  // the old buffer may still be read by queued work
+      if (scratch_) PF_CUDA_CHECK(cudaFree(scratch_));
+      scratch_ = nullptr;
+      PF_CUDA_CHECK(cudaMalloc(&scratch_, bytes));
+      scratchBytes_ = bytes;
+    }
+    return scratch_;
+  }
+
   ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
+  void* scratch_ = nullptr;
+  size_t scratchBytes_ = 0;
+  int exceptionsAtStart_ = std::uncaught_exceptions();
+  int ncclVersion_ = 0;  ///< ncclGetVersion() of the library loaded: 22809 = 2.28.9
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   int device_ = 0, rank_ = 0, size_ = 1;
   const NcclCall* call_ = nullptr;  // from select(): the selected collective's entry in nccl_calls.cpp

@@ -46,7 +46,8 @@ void allToAll(const NcclArgs& a) {
   }
   PF_NCCL_CHECK(ncclGroupEnd());
 }
-PF_REGISTER_NCCL_CALL("alltoall", .run = allToAll);
+PF_REGISTER_NCCL_CALL(
+    "alltoall", .run = allToAll, .groupedSendElements = [](size_t count, int ranks) { return count * ranks; });
 
 void sendRecv(const NcclArgs& a) {
   // A ring shift: send to the next rank, receive from the previous one.
@@ -55,7 +56,8 @@ void sendRecv(const NcclArgs& a) {
   PF_NCCL_CHECK(ncclRecv(a.l.recv, a.l.count, a.t, (a.rank + a.size - 1) % a.size, a.comm, a.stream));
   PF_NCCL_CHECK(ncclGroupEnd());
 }
-PF_REGISTER_NCCL_CALL("sendrecv", .run = sendRecv);
+PF_REGISTER_NCCL_CALL(
+    "sendrecv", .run = sendRecv, .groupedSendElements = [](size_t count, int) { return count; });
 
 }  // namespace
 }  // namespace pf::collectives

@@ -29,6 +29,10 @@ struct NcclArgs {
 struct NcclCall {
   /// Enqueues one operation on a.stream.
   void (*run)(const NcclArgs& a) = nullptr;
+  /// For a call made of sends and receives in one NCCL group: how many elements it sends, given the launch's count
+  /// and the number of ranks. In place, its send side is then staged through a copy (NcclBackend::launch): NCCL
+  /// does not allow one buffer to be both sent and received in one group, and its result is then undefined.
+  size_t (*groupedSendElements)(size_t count, int ranks) = nullptr;
 };
 
 }  // namespace pf::collectives

@@ -3,8 +3,8 @@
 //
 // What every NCCL user here shares (the backend, the pair engine): PF_NCCL_CHECK, an NCCL call that throws
 // NcclError with the expression, NCCL's error string, its last error message (which names the failing
-// transport or peer), file:line and host; the unique-id exchange; and a stream wait that surfaces
-// asynchronous NCCL errors.
+// transport or peer), file:line and host; the unique-id exchange; a stream wait that surfaces asynchronous
+// NCCL errors; and the end of a communicator that does not hang after one.
 #pragma once
 
 #include <fmt/format.h>
@@ -22,11 +22,24 @@
   } while (0)
 
 #include <algorithm>
+#include <exception>
 #include <string>
 
 #include "pf/bootstrap.hpp"
 
 namespace pf {
+
+/// Ends a communicator from its owner's destructor: ncclCommDestroy after a normal run, ncclCommAbort when the
+/// destructor runs because an exception is leaving (`exceptionsAtStart`: std::uncaught_exceptions() when the owner
+/// was made). Destroy waits for the communicator's operations, and after an NCCL failure they may never finish:
+/// the rank would hang instead of reporting the error and taking the job down (cli/launch.cpp).
+inline void endNcclComm(ncclComm_t comm, int exceptionsAtStart) {
+  if (!comm) return;
+  if (std::uncaught_exceptions() > exceptionsAtStart)
+    ncclCommAbort(comm);
+  else
+    ncclCommDestroy(comm);
+}
 
 /// Rank 0 creates the NCCL unique id and every rank of `boot` receives it (a collective call), as nccl-tests
 /// does with MPI_Bcast.

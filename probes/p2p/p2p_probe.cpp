@@ -61,7 +61,7 @@ class P2pProbe final : public Probe {
       return r;
     }
     P2pMeasurement m;
-    if (cudaCount > 0 && sys.isLive()) m = measureP2p(!opt.quick);
+    if (cudaCount > 0 && sys.isLive()) m = measureP2p(!opt.quick && opt.firstOnNode);
     if (!m.error.empty()) addEvidence(r, "measurement", m.error, "CUDA runtime");
     if (!rt) addEvidence(r, "NVLink", "not visible in files; on a live node NVML reports it", "captured tree");
     if (n == 1 && m.host.empty()) {
@@ -136,8 +136,11 @@ class P2pProbe final : public Probe {
     r.rows = rows;
     r.params["bytes_per_copy"] = m.bytes;
     r.params["measured"] = m.bytes > 0 && m.error.empty();
-    r.params["method"] = m.bytes > 0 ? "cudaMemcpyPeerAsync / pinned cudaMemcpyAsync, CUDA events, median of 5"
-                                     : (opt.quick ? "not measured (--quick)" : "paths from sysfs only");
+    r.params["method"] = m.bytes > 0
+                             ? "cudaMemcpyPeerAsync / pinned cudaMemcpyAsync, CUDA events, median of 5"
+                             : (opt.quick          ? "not measured (--quick)"
+                                : !opt.firstOnNode ? "not measured on this rank: the node's local rank 0 measures"
+                                                   : "paths from sysfs only");
     r.metrics["gpu_count"] = n;
     r.metrics["pairs_without_peer_access"] = noPeer;
     f.apply(r, fmt::format("{} GPU(s), {} ordered pair(s){}", n, n * (n - 1),

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <memory>
 
 #include "cuda/cuda_trainer.hpp"
@@ -41,9 +42,7 @@ class CudaDevice final : public ScaleDevice {
   CudaDevice(int n, const ncclUniqueId& id, int rank) {
     if (n > 1) PF_NCCL_CHECK(ncclCommInitRank(&comm_, n, id, rank));
   }
-  ~CudaDevice() override {
-    if (comm_) ncclCommDestroy(comm_);
-  }
+  ~CudaDevice() override { endNcclComm(comm_, exceptionsAtStart_); }
   CudaDevice(const CudaDevice&) = delete;
   CudaDevice& operator=(const CudaDevice&) = delete;
   std::string name() const override { return "cuda"; }
@@ -64,6 +63,7 @@ class CudaDevice final : public ScaleDevice {
 
  private:
   ncclComm_t comm_ = nullptr;
+  int exceptionsAtStart_ = std::uncaught_exceptions();
 };
 
 }  // namespace

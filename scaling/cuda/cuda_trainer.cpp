@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 
 #include "cuda/cublas_check.hpp"
 #include "cuda/cuda_kernels.hpp"
@@ -61,6 +62,7 @@ struct CudaTrainer::Impl {
   double* loss = nullptr;
   cudaEvent_t evStart = nullptr, evBackEnd = nullptr, evWaited = nullptr, evEnd = nullptr;
   std::vector<cudaEvent_t> evLayer, evReady, evCommStart, evCommEnd;
+  int exceptionsAtStart = std::uncaught_exceptions();
 
   Impl(const TrainerSpec& s, int r, int n, ncclComm_t c)
       : spec(s), rank(r), ranks(n), comm(c), host(s.model), buckets(makeBuckets(host.slots(), s.bucketCapBytes)) {}
@@ -103,6 +105,10 @@ struct CudaTrainer::Impl {
   }
 
   ~Impl() {  // cleanup path: warn, never throw
+    // Leaving on an error: a stream may wait forever on a failed NCCL kernel, and synchronising or freeing would
+    // wait with it before the communicator's owner can abort it. The process is about to exit (the error takes
+    // the job down, cli/launch.cpp) and the driver frees what it holds.
+    if (std::uncaught_exceptions() > exceptionsAtStart) return;
     if (compute) PF_CUDA_WARN(cudaStreamSynchronize(compute));
     if (comms) PF_CUDA_WARN(cudaStreamSynchronize(comms));
     for (cudaEvent_t e : {evStart, evBackEnd, evWaited, evEnd})
