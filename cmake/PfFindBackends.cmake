@@ -20,8 +20,9 @@ if(NOT PF_WITH_CUDA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     # 90 = Hopper (H100/H200); 80 = Ampere (A100). `native` fails on a machine without a GPU.
+    # Cached, so that ci/gpu_validate.sh can tell from CMakeCache.txt that a build runs on Hopper.
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES "80;90")
+      set(CMAKE_CUDA_ARCHITECTURES "80;90" CACHE STRING "GPU architectures the CUDA code is built for")
     endif()
     # One runtime only: without this both the static and the shared cudart end up linked.
     set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)

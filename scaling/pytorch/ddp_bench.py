@@ -3,7 +3,8 @@
 """PyTorch DDP counterpart of `preflight scale` (same MLP, per-rank batch, MSE loss, SGD with momentum or Adam).
 
 Run with: /usr/bin/python3 -m torch.distributed.run --standalone --nproc_per_node N ddp_bench.py [--steps ...]
-(gloo on CPU). `preflight scale --framework pytorch` runs it once per world size. Rank 0 prints ONE line
+(gloo on CPU; `--device cuda`: NCCL, one GPU per local rank, as ci/gpu_validate.sh runs it beside
+`preflight scale --device cuda`). `preflight scale --framework pytorch` runs it once per world size. Rank 0 prints ONE line
 starting with `PF_DDP_RESULT ` followed by a JSON object with the fields of a `preflight scale` row (times in
 microseconds, docs/scale.md), which the C++ side parses; everything else on stdout is ignored.
 
@@ -26,6 +27,9 @@ import torch.distributed as dist
 import torch.nn as nn
 
 
+DEVICE = torch.device("cpu")  # --device cuda: this rank's GPU (main)
+
+
 def build(a):
     torch.manual_seed(a.seed)
     dims = [a.input] + [a.width] * (a.depth - 1) + [a.output]
@@ -44,10 +48,11 @@ def optimizer(a, params):
 
 
 def shard(a, rank):
-    # Rank r's fixed batch; rank 0 can regenerate any rank's shard for the single-rank reference.
+    # Rank r's fixed batch; rank 0 can regenerate any rank's shard for the single-rank reference. Made on the CPU
+    # (the same numbers on every device), then moved.
     gen = torch.Generator().manual_seed(a.seed + 1 + rank)
     x = torch.rand(a.batch, a.input, generator=gen) * 2 - 1
-    return x, torch.sin(x[:, : a.output] * 3)
+    return x.to(DEVICE), torch.sin(x[:, : a.output] * 3).to(DEVICE)
 
 
 def step(model, opt, x, y):
@@ -61,8 +66,14 @@ def pct(v, q):
     return v[min(len(v) - 1, int(q * (len(v) - 1) + 0.5))] if v else 0.0
 
 
+def sync():
+    # CUDA work is asynchronous: a clock read must wait for it, or it times the launches.
+    if DEVICE.type == "cuda":
+        torch.cuda.synchronize()
+
+
 def allmax(v):
-    t = torch.tensor([float(v)], dtype=torch.float64)
+    t = torch.tensor([float(v)], dtype=torch.float64, device=DEVICE)
     dist.all_reduce(t, op=dist.ReduceOp.MAX)
     return t.item()
 
@@ -82,26 +93,36 @@ def main():
     p.add_argument("--lr", type=float, default=0.01)
     p.add_argument("--seed", type=int, default=1234)
     p.add_argument("--tolerance", type=float, default=1e-4)
+    p.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     a = p.parse_args()
-    dist.init_process_group("gloo")
+    global DEVICE
+    if a.device == "cuda":
+        local = int(os.environ.get("LOCAL_RANK", "0"))
+        torch.cuda.set_device(local)
+        DEVICE = torch.device("cuda", local)
+    dist.init_process_group("nccl" if a.device == "cuda" else "gloo")
     rank, world = dist.get_rank(), dist.get_world_size()
-    plain = build(a)
+    plain = build(a).to(DEVICE)
     reference = copy.deepcopy(plain)  # untouched initial parameters for the single-rank replica
-    model = nn.parallel.DistributedDataParallel(plain, bucket_cap_mb=a.bucket_cap_mb)
+    ids = [DEVICE.index] if DEVICE.type == "cuda" else None
+    model = nn.parallel.DistributedDataParallel(plain, device_ids=ids, bucket_cap_mb=a.bucket_cap_mb)
     opt = optimizer(a, model.parameters())
     x, y = shard(a, rank)
     thr, steps_us, fb_us = [], [], []
     for _ in range(a.reps):
         for _ in range(a.warmup):
             step(model, opt, x, y)
+        sync()
         dist.barrier()
         t0 = time.perf_counter()
         for _ in range(a.steps):
             s0 = time.perf_counter()
             opt.zero_grad(set_to_none=False)
             nn.functional.mse_loss(model(x), y).backward()  # DDP: returns once every bucket is reduced
+            sync()
             s1 = time.perf_counter()
             opt.step()
+            sync()
             s2 = time.perf_counter()
             steps_us.append(allmax((s2 - s0) * 1e6))  # a step is as slow as its slowest rank
             fb_us.append((s1 - s0) * 1e6)
@@ -115,18 +136,20 @@ def main():
         s0 = time.perf_counter()
         probe.zero_grad(set_to_none=False)
         nn.functional.mse_loss(probe(x), y).backward()
+        sync()
         comp_us.append((time.perf_counter() - s0) * 1e6)
     comp_us = comp_us[a.warmup:]
     compute = allmax(pct(comp_us, 0.5))
     # Standalone all-reduce of every gradient byte, for comm_us.
     comm = 0.0
     if world > 1:
-        flat = torch.zeros(sum(q.numel() for q in model.parameters()))
+        flat = torch.zeros(sum(q.numel() for q in model.parameters()), device=DEVICE)
         ar = []
         for _ in range(a.warmup + a.steps):
             dist.barrier()
             s0 = time.perf_counter()
             dist.all_reduce(flat)
+            sync()
             ar.append(allmax((time.perf_counter() - s0) * 1e6))
         comm = pct(ar[a.warmup:], 0.5)
     # Every rank must hold the same parameters.

@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# One command that validates every GPU path of Preflight (issue 15), in two halves:
+#
+#   ci/gpu_validate.sh pack [DIR]    on a build machine: takes a build (BUILD_DIR, default build/, configured with
+#                                    sm_90 among CMAKE_CUDA_ARCHITECTURES) and packs what a bare GPU machine with
+#                                    no network lacks into DIR/preflight-gpu-bundle.tar.gz (default DIR: .gpu-bundle):
+#                                    preflight, preflight-gpu.so, the GPU test programs, and the Debian runtime they
+#                                    load (Open MPI, OpenBLAS, fmt, rdma-core...: the installed files of those
+#                                    packages, what `dpkg -x` of their .debs gives). Fails over 60 MiB.
+#   ci/gpu_validate.sh run [BUNDLE]  on the GPU machine: unpacks the bundle and runs nvidia-smi, ldd, the GPU tests
+#                                    (a skip counts as a failure), every collective with --backend nccl -d all -o all
+#                                    at 1 rank and at 2 ranks sharing the GPU (each its own NCCL_HOSTID), scale
+#                                    --device cuda beside the bundled PyTorch DDP script on the GPU, probe on the
+#                                    live node and compute-sanitizer on the trainer test, then writes one dated
+#                                    report (REPORT_DIR, default $OUT or docs/validation). On a node without a GPU
+#                                    every GPU step is reported absent and it exits 0 (CI runs it so).
+#
+# docs/developing.md, "Validating on a GPU", says how to use it with the device tool.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+limit_mib=60
+
+# The Debian packages whose files the bundle carries: what `preflight` and its tests load, beyond glibc,
+# libstdc++ and the CUDA and NCCL of the GPU machine.
+runtime_packages=(libopenmpi3 openmpi-bin openmpi-common libpmix2 libhwloc15 libevent-core-2.1-7
+  libevent-pthreads-2.1-7 libfabric1 libucx0 libpsm2-2 libpsm-infinipath1 libibverbs1 ibverbs-providers librdmacm1
+  libnl-3-200 libnl-route-3-200 libopenblas0-pthread libfmt9 libgfortran5 libquadmath0 libmunge2 libltdl7 libxnvctrl0
+  libudev1 zlib1g libzstd1)
+# The programs that need a GPU, from the build tree (gtest programs run directly, not through ctest, whose
+# files name this machine's paths).
+programs=(bin/preflight lib/preflight/preflight-gpu.so tests/unit/probes/probes_gpu_live_test
+  tests/unit/scaling/pf_scaling_cuda_test tests/unit/collectives/pf_nccl_calls_test
+  tests/unit/check/pf_nccl_pair_engine_test)
+
+die() {
+  echo "gpu_validate: $*" >&2
+  exit 2
+}
+
+pack() {
+  local out=${1:-$here/.gpu-bundle} build=${BUILD_DIR:-$here/build}
+  [[ -f $build/CMakeCache.txt ]] || die "no build at $build (run ci/build.sh, or set BUILD_DIR)"
+  grep -Eq '^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=.*\b90' "$build/CMakeCache.txt" ||
+    die "$build was not built for sm_90: configure it with -DCMAKE_CUDA_ARCHITECTURES=90 (or \"80;90\")"
+  local p
+  for p in "${programs[@]}"; do [[ -f $build/$p ]] || die "$build/$p is missing: build it (ninja -C $build)"; done
+  command -v dpkg-query >/dev/null || die "dpkg-query not found: pack runs on a Debian build machine"
+  local stage
+  stage=$(mktemp -d) || die "mktemp failed"
+  trap 'rm -rf "$stage"' RETURN
+  mkdir -p "$stage/bundle/build" "$stage/bundle/root"
+  for p in "${programs[@]}"; do
+    mkdir -p "$stage/bundle/build/$(dirname "$p")"
+    strip --strip-debug -o "$stage/bundle/build/$p" "$build/$p" || die "strip $build/$p failed"
+  done
+  cp "$here/scaling/pytorch/ddp_bench.py" "$stage/bundle/"
+  local pkg
+  for pkg in "${runtime_packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' ||
+      die "package $pkg is not installed here: bash ci/install-deps.sh --test"
+    # Files and symbolic links as installed, without documentation, under their real folder (Debian's /lib is
+    # a link to /usr/lib): relative to /, for tar.
+    dpkg -L "$pkg" | while read -r f; do
+      [[ -d $f || ! (-f $f || -L $f) || $f == /usr/share/doc/* || $f == /usr/share/man/* ]] && continue
+      d=$(readlink -f "$(dirname "$f")")
+      echo "${d#/}/$(basename "$f")"
+    done
+  done | sort -u >"$stage/files"
+  tar -C / -cf - -T "$stage/files" | tar -C "$stage/bundle/root" -xf - || die "copying the packages' files failed"
+  # Debian names mpirun through its alternatives (/etc/alternatives), which the bundle does not carry.
+  ln -s orterun "$stage/bundle/root/usr/bin/mpirun"
+  git -C "$here" rev-parse --short HEAD >"$stage/bundle/commit" 2>/dev/null || echo unknown >"$stage/bundle/commit"
+  mkdir -p "$out"
+  tar -C "$stage" -czf "$out/preflight-gpu-bundle.tar.gz" bundle || die "tar failed"
+  local bytes
+  bytes=$(stat -c %s "$out/preflight-gpu-bundle.tar.gz")
+  echo "gpu_validate: $out/preflight-gpu-bundle.tar.gz: $((bytes / 1048576)) MiB ($bytes bytes), limit $limit_mib MiB"
+  ((bytes <= limit_mib * 1048576)) || die "the bundle is over $limit_mib MiB"
+}
+
+# ---- run -------------------------------------------------------------------------------------------------------
+report=""
+failures=0
+note() { echo "$*" | tee -a "$report"; }
+# step NAME COMMAND...: runs it, keeps the tail of its output in the report, counts a failure.
+step() {
+  local name=$1
+  shift
+  note ""
+  note "### $name"
+  note ""
+  note '```'
+  note "\$ $*"
+  local log rc
+  log=$(mktemp)
+  if declare -F "$1" >/dev/null; then
+    "$@" >"$log" 2>&1  # a function of this script (timeout runs programs only)
+  else
+    timeout "${STEP_TIMEOUT:-900}" "$@" >"$log" 2>&1
+  fi
+  rc=$?
+  tail -n "${TAIL_LINES:-40}" "$log" | tee -a "$report"
+  note "(exit $rc)"
+  note '```'
+  if grep -q '\[  SKIPPED \]' "$log"; then
+    note "FAILED: a test skipped on a node with a GPU"
+    failures=$((failures + 1))
+  elif ((rc != 0)); then
+    note "FAILED: exit $rc"
+    failures=$((failures + 1))
+  fi
+  rm -f "$log"
+}
+
+# Lists what the programs load from outside the bundle other than glibc, libstdc++, libgcc and CUDA/NCCL/NVIDIA's
+# own, which a bare GPU machine may lack; fails when there is any.
+bundle_complete() {
+  local root=$1
+  shift
+  local outside
+  outside=$(ldd "$@" | awk '$2 == "=>" {print $1, $3}' | grep -v " $root/" |
+    grep -Ev '^(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64|libcuda|libcudart|libnccl|libnvidia-ml|linux-vdso)\.' |
+    sort -u)
+  [[ -z $outside ]] && echo "all found in the bundle" && return 0
+  echo "loaded from outside the bundle:"
+  echo "$outside"
+  return 1
+}
+
+# The loader's NCCL and CUDA runtime, or PyTorch's own (pip wheels) where the loader has none.
+find_gpu_libraries() {
+  local lib dir
+  for lib in libnccl.so.2 libcudart.so.13; do
+    ldconfig -p | grep -q "$lib" && continue
+    dir=$(python3 - "$lib" 2>/dev/null <<'PY'
+import glob, os, sys, site
+for base in site.getsitepackages():
+    for hit in glob.glob(os.path.join(base, "nvidia", "*", "lib", sys.argv[1])):
+        print(os.path.dirname(hit)); raise SystemExit
+PY
+)
+    [[ -n $dir ]] && export LD_LIBRARY_PATH=$dir:$LD_LIBRARY_PATH && note "- $lib from $dir (not on the loader's path)"
+  done
+}
+
+run() {
+  local bundle=${1:-$here/.gpu-bundle/preflight-gpu-bundle.tar.gz}
+  [[ -f $bundle ]] || die "no bundle at $bundle: make one with ci/gpu_validate.sh pack"
+  work=$(mktemp -d) || die "mktemp failed"
+  trap 'rm -rf "$work"' EXIT
+  tar -C "$work" -xzf "$bundle" || die "cannot unpack $bundle"
+  local b=$work/bundle root=$work/bundle/root
+  local arch=usr/lib/x86_64-linux-gnu
+  export LD_LIBRARY_PATH=$root/$arch:$root/$arch/openblas-pthread:$root/$arch/openmpi/lib:${LD_LIBRARY_PATH:-}
+  export OPAL_PREFIX=$root/usr PATH=$root/usr/bin:$PATH PREFLIGHT_GPU_MODULE=$b/build/lib/preflight/preflight-gpu.so
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mtl=^psm
+  local pf=$b/build/bin/preflight gpu=no device="no GPU" day
+  day=$(date -u +%Y-%m-%d)
+  compgen -G "/dev/nvidia[0-9]*" >/dev/null && gpu=yes
+  [[ $gpu == yes ]] && device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+  local dir=${REPORT_DIR:-${OUT:-$here/docs/validation}}
+  mkdir -p "$dir"
+  report=$dir/$day-$(tr -c 'A-Za-z0-9\n' '-' <<<"${device:-gpu}" | tr -s '-' | sed 's/-$//').md
+  : >"$report"
+  note "# GPU validation, $day: ${device:-unknown device}"
+  note ""
+  note "Bundle: $(basename "$bundle") of commit $(cat "$b/commit"), made by \`ci/gpu_validate.sh pack\`; run by"
+  note "\`ci/gpu_validate.sh run\` on $(hostname) ($(uname -r))."
+  step "preflight --version (the bundle's runtime loads)" "$pf" --version
+  step "every library from the bundle, glibc or the GPU machine's CUDA" bundle_complete "$root" "$pf" \
+    "$PREFLIGHT_GPU_MODULE" "$b/build/tests/unit/scaling/pf_scaling_cuda_test"
+  cd "$work" || die "cd $work"
+  step "the bundle's Open MPI: 2 ranks, MPI backend" mpirun -np 2 --oversubscribe "$pf" sweep all_reduce \
+    -b 8 -e 64K -f 8 -n 5
+  if [[ $gpu == no ]]; then
+    note ""
+    note "No NVIDIA GPU on this node (no /dev/nvidia<N>): every GPU step below is absent, not run."
+    for s in nvidia-smi ldd "GPU tests" "collectives, 1 rank" "collectives, 2 ranks on one GPU" \
+      "scale --device cuda and PyTorch DDP" "probe" "compute-sanitizer"; do
+      note "- $s: absent (no GPU)"
+    done
+    echo "gpu_validate: report $report"
+    return $((failures > 0))
+  fi
+  find_gpu_libraries
+  step "nvidia-smi" nvidia-smi
+  step "ldd" bash -c "ldd '$pf' '$PREFLIGHT_GPU_MODULE' | grep -E 'cuda|nccl|not found' || true"
+  local t
+  for t in tests/unit/probes/probes_gpu_live_test tests/unit/scaling/pf_scaling_cuda_test \
+    tests/unit/collectives/pf_nccl_calls_test tests/unit/check/pf_nccl_pair_engine_test; do
+    step "GPU test $(basename "$t")" "$b/build/$t"
+  done
+  local c
+  for c in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
+    step "$c, NCCL, 1 rank" "$pf" sweep "$c" --backend nccl -d all -o all -b 8 -e 16M -f 4 -n 5 --json "$c-1.json"
+  done
+  # Two ranks on the one GPU: each its own NCCL_HOSTID, so NCCL takes them for two hosts (issue 15, item 4).
+  local hostid='NCCL_HOSTID=validate-$OMPI_COMM_WORLD_RANK NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1'
+  for c in all_reduce alltoall sendrecv; do
+    step "$c, NCCL, 2 ranks sharing the GPU" mpirun -np 2 --oversubscribe bash -c \
+      "$hostid exec '$pf' sweep $c --backend nccl -d float -o all -b 8 -e 1M -f 16 -n 5 --json $c-2.json"
+  done
+  step "scale --device cuda, 1 rank" "$pf" scale --device cuda --ranks 1 --steps 10 --json scale-1.json
+  step "scale --device cuda, 2 ranks sharing the GPU" mpirun -np 2 --oversubscribe bash -c \
+    "$hostid exec '$pf' scale --device cuda --ranks 1,2 --steps 10 --json scale-2.json"
+  step "PyTorch DDP on the GPU (the bundled ddp_bench.py), 1 rank" python3 -m torch.distributed.run --standalone \
+    --nproc_per_node 1 "$b/ddp_bench.py" --device cuda --steps 10
+  step "probe on the live node" "$pf" probe --json probe.json
+  step "compute-sanitizer on the trainer test" compute-sanitizer --tool memcheck --error-exitcode 1 \
+    "$b/build/tests/unit/scaling/pf_scaling_cuda_test"
+  note ""
+  note "Steps failed: $failures."
+  echo "gpu_validate: report $report"
+  return $((failures > 0))
+}
+
+case ${1:-} in
+  pack) shift && pack "$@" ;;
+  run) shift && run "$@" ;;
+  *) die "usage: ci/gpu_validate.sh pack [DIR] | run [BUNDLE] (see the comment at the top)" ;;
+esac
