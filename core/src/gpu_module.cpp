@@ -36,13 +36,14 @@ std::string whyUnavailable() {
     return "GPU support is not installed: there is no " + path +
            " (this preflight was built without CUDA and NCCL, or installed without its lib/preflight/ folder)";
   SharedLibrary& lib = openedModule();
-  const char* (*build)() = nullptr;
-  lib.bind("pf_gpu_module_build", build);
   if (!lib.error().empty())
     // dlopen names the first library it could not find: say which ones the module needs.
     return "GPU support cannot load: " + lib.error() + " (preflight-gpu.so needs the CUDA runtime it was built " +
            "with, libcudart.so." + PF_GPU_CUDA_MAJOR + ", and NCCL, libnccl.so.2: install them, or add their " +
            "folder to LD_LIBRARY_PATH)";
+  const char* (*build)() = nullptr;
+  lib.bind("pf_gpu_module_build", build);
+  if (!build) return path + " is not a Preflight GPU module (" + lib.error() + ")";
   if (std::string(build()) != kBuild)
     return path + " was built as preflight " + build() + " and this preflight as " + kBuild +
            ": install the two from the same build";
