@@ -97,7 +97,7 @@ step() {
   if declare -F "$1" >/dev/null; then
     "$@" >"$log" 2>&1  # a function of this script (timeout runs programs only)
   else
-    timeout "${STEP_TIMEOUT:-900}" "$@" >"$log" 2>&1
+    timeout "${STEP_TIMEOUT:-240}" "$@" >"$log" 2>&1
   fi
   rc=$?
   tail -n "${TAIL_LINES:-40}" "$log" | tee -a "$report"
@@ -133,7 +133,11 @@ find_gpu_libraries() {
   local lib dir
   for lib in libnccl.so.2 libcudart.so.13; do
     ldconfig -p | grep -q "$lib" && continue
-    dir=$(python3 - "$lib" 2>/dev/null <<'PY'
+    for dir in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
+      [[ -e $dir/$lib ]] && break
+      dir=""
+    done
+    [[ -z $dir ]] && dir=$(python3 - "$lib" 2>/dev/null <<'PY'
 import glob, os, sys, site
 for base in site.getsitepackages():
     for hit in glob.glob(os.path.join(base, "nvidia", "*", "lib", sys.argv[1])):
@@ -183,6 +187,7 @@ run() {
     echo "gpu_validate: report $report"
     return $((failures > 0))
   fi
+  export PATH=$PATH:/usr/local/cuda/bin  # compute-sanitizer
   find_gpu_libraries
   step "nvidia-smi" nvidia-smi
   step "ldd" bash -c "ldd '$pf' '$PREFLIGHT_GPU_MODULE' | grep -E 'cuda|nccl|not found' || true"
@@ -193,7 +198,7 @@ run() {
   done
   local c
   for c in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
-    step "$c, NCCL, 1 rank" "$pf" sweep "$c" --backend nccl -d all -o all -b 8 -e 16M -f 4 -n 5 --json "$c-1.json"
+    step "$c, NCCL, 1 rank" "$pf" sweep "$c" --backend nccl -d all -o all -b 8 -e 4M -f 8 -n 5 --json "$c-1.json"
   done
   # Two ranks on the one GPU: each its own NCCL_HOSTID, so NCCL takes them for two hosts (issue 15, item 4).
   local hostid='NCCL_HOSTID=validate-$OMPI_COMM_WORLD_RANK NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1'
