@@ -11,8 +11,9 @@
 #   ci/gpu_validate.sh run [BUNDLE]  on the GPU machine: unpacks the bundle and runs nvidia-smi, ldd, the GPU tests
 #                                    (a skip counts as a failure), every collective with --backend nccl -d all -o all
 #                                    at 1 rank and at 2 ranks sharing the GPU (each its own NCCL_HOSTID), scale
-#                                    --device cuda beside the bundled PyTorch DDP script on the GPU, probe on the
-#                                    live node and compute-sanitizer on the trainer test, then writes one dated
+#                                    --device cuda beside `scale --framework pytorch --device cuda` (the bundled DDP
+#                                    script on the GPU), probe on the live node and compute-sanitizer on the
+#                                    trainer test, then writes one dated
 #                                    report (REPORT_DIR, default $OUT or docs/validation). On a node without a GPU
 #                                    every GPU step is reported absent and it exits 0 (CI runs it so).
 #
@@ -54,7 +55,7 @@ pack() {
     mkdir -p "$stage/bundle/build/$(dirname "$p")"
     strip --strip-debug -o "$stage/bundle/build/$p" "$build/$p" || die "strip $build/$p failed"
   done
-  cp "$here/scaling/pytorch/ddp_bench.py" "$stage/bundle/"
+  cp "$here/scaling/pytorch/ddp_bench.py" "$stage/bundle/build/bin/"  # where `scale --framework pytorch` looks
   local pkg
   for pkg in "${runtime_packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' ||
@@ -209,8 +210,8 @@ run() {
   step "scale --device cuda, 1 rank" "$pf" scale --device cuda --ranks 1 --steps 10 --json scale-1.json
   step "scale --device cuda, 2 ranks sharing the GPU" mpirun -np 2 --oversubscribe bash -c \
     "$hostid exec '$pf' scale --device cuda --ranks 1,2 --steps 10 --json scale-2.json"
-  step "PyTorch DDP on the GPU (the bundled ddp_bench.py), 1 rank" python3 -m torch.distributed.run --standalone \
-    --nproc_per_node 1 "$b/ddp_bench.py" --device cuda --steps 10
+  step "PyTorch DDP on the GPU (the bundled ddp_bench.py), 1 rank" "$pf" scale --framework pytorch --device cuda \
+    --ranks 1 --steps 10 --json scale-torch.json
   step "probe on the live node" "$pf" probe --json probe.json
   step "compute-sanitizer on the trainer test" compute-sanitizer --tool memcheck --error-exitcode 1 \
     "$b/build/tests/unit/scaling/pf_scaling_cuda_test"

@@ -168,7 +168,7 @@ class ScaleCommand final : public Command {
     RunReport report;
     report.context = gatherContext("scale", inv, boot, launcher);
     Json rows = Json::array();
-    for (int n : ranks_) rows.push_back(scaling::runPytorchWorldSize(opt_, n, python, script, blasThreads_));
+    for (int n : ranks_) rows.push_back(scaling::runPytorchWorldSize(opt_, n, python, script, blasThreads_, device_));
     scaling::addEfficiency(rows);
     Result r = summarize(rows, FabricModel{});
     r.params["python"] = python;
@@ -206,7 +206,6 @@ class ScaleCommand final : public Command {
         throw UsageError("--framework pytorch: torchrun starts the ranks; drop --local-ranks");
       if (!from_.empty() || !predict_.empty() || !nics_.empty())
         throw UsageError("--from/--predict model the native trainer; use them with --framework native");
-      if (device_ != "cpu") throw UsageError("--framework pytorch runs on the CPU (gloo); drop --device");
     }
     if (!(interBwFactor_ > 0)) throw UsageError("--inter-bw-factor must be > 0, e.g. 0.25 for links 4x slower");
     for (const std::string& a : predict_) scaling::parseAllocation(a, 1);  // a typo: exit 2 before any rank starts

@@ -117,7 +117,7 @@ Json parseDdpOutput(const std::string& output) {
 }
 
 Json runPytorchWorldSize(const ScaleOptions& opt, int n, const std::string& python, const std::string& script,
-                         int threadsPerRank) {
+                         int threadsPerRank, const std::string& device) {
   TrainerSpec spec = opt.trainer;
   const int smallest = *std::min_element(opt.ranks.begin(), opt.ranks.end());
   if (opt.strong) spec.batchPerRank = opt.trainer.batchPerRank * smallest / n;
@@ -132,7 +132,7 @@ Json runPytorchWorldSize(const ScaleOptions& opt, int n, const std::string& pyth
       "OMP_NUM_THREADS={t} OPENBLAS_NUM_THREADS={t} {py} -m torch.distributed.run --standalone --nproc_per_node {n} "
       "--redirects 1 --tee 1 --log_dir {log} {script} --input {in} --width {w} --depth {d} --output {o} --batch {b} "
       "--steps {steps} --warmup {warm} --reps {reps} --bucket-cap-mb {cap} --optimizer {optim} --lr {lr} "
-      "--seed {seed} --tolerance {tol} 2>{err}",
+      "--seed {seed} --tolerance {tol} --device {dev} 2>{err}",
       fmt::arg("t", threadsPerRank), fmt::arg("py", python == "python3" ? python : shellQuote(python)),
       fmt::arg("n", n), fmt::arg("log", shellQuote((logDir / "ranks").string())),
       fmt::arg("script", shellQuote(script)), fmt::arg("in", m.input), fmt::arg("w", m.width), fmt::arg("d", m.depth),
@@ -140,7 +140,8 @@ Json runPytorchWorldSize(const ScaleOptions& opt, int n, const std::string& pyth
       fmt::arg("warm", opt.warmup), fmt::arg("reps", opt.reps),
       fmt::arg("cap", static_cast<double>(spec.bucketCapBytes) / (1024.0 * 1024.0)),
       fmt::arg("optim", shellQuote(spec.optimizer.kind)), fmt::arg("lr", spec.optimizer.lr), fmt::arg("seed", m.seed),
-      fmt::arg("tol", opt.equalityTolerance), fmt::arg("err", shellQuote((logDir / "launcher.err").string())));
+      fmt::arg("tol", opt.equalityTolerance), fmt::arg("dev", shellQuote(device)),
+      fmt::arg("err", shellQuote((logDir / "launcher.err").string())));
   int rc = 0;
   const std::string out = capture(cmd, rc);
   const std::string err = readFile(logDir / "launcher.err");

@@ -25,11 +25,12 @@ std::string findTorchPython(const std::vector<std::string>& candidates = {"pytho
 std::string findDdpScript();
 
 /// One world size under torchrun (`python -m torch.distributed.run --standalone --nproc_per_node n`) with
-/// `threadsPerRank` OpenMP/OpenBLAS threads per rank. Returns the row (ranks, step_us_p50/p90, throughput,
+/// `threadsPerRank` OpenMP/OpenBLAS threads per rank, on `device` ("cpu": gloo; "cuda": NCCL, a GPU per local
+/// rank). Returns the row (ranks, step_us_p50/p90, throughput,
 /// compute/comm/exposed, equality), plus "framework": "pytorch" and "torch": version.
 /// @throws RuntimeFailure (exit 3) with the launcher's output tail when the run fails or prints no result.
 Json runPytorchWorldSize(const ScaleOptions& opt, int n, const std::string& python, const std::string& script,
-                         int threadsPerRank);
+                         int threadsPerRank, const std::string& device);
 
 /// The one-line result the script prints, found in torchrun's (possibly "[default0]:"-prefixed) output.
 /// @returns a null Json when no such line exists. Exposed for unit tests.
