@@ -58,8 +58,11 @@ pack() {
   cp "$here/scaling/pytorch/ddp_bench.py" "$stage/bundle/build/bin/"  # where `scale --framework pytorch` looks
   local pkg
   for pkg in "${runtime_packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' ||
-      die "package $pkg is not installed here: bash ci/install-deps.sh --test"
+    # A package missing here is left out with a word; run's library check then names what is missing, if anything.
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed'; then
+      echo "gpu_validate: $pkg is not installed here; left out of the bundle" >&2
+      continue
+    fi
     # Files and symbolic links as installed, without documentation, under their real folder (Debian's /lib is
     # a link to /usr/lib): relative to /, for tar.
     dpkg -L "$pkg" | while read -r f; do
