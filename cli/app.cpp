@@ -9,6 +9,7 @@
 #include "command.hpp"
 #include "completion.hpp"
 #include "pf/error.hpp"
+#include "pf/gpu_module.hpp"
 #include "pf/log.hpp"
 #include "run_guards.hpp"
 
@@ -17,8 +18,11 @@ namespace pf::cli {
 const char* version() { return PF_VERSION; }
 
 std::string versionText() {
-  std::string text = fmt::format("preflight {}\ncommit: {}\noptional components (yes = built in):\n{}", version(),
-                                 gitCommit(), buildComponents());
+  // Whether this node can use the GPU module (opening it, so --version answers for the libraries here).
+  const std::string why = gpu::unavailableReason();
+  std::string text =
+      fmt::format("preflight {}\ncommit: {}\noptional components (yes = built in):\n{}GPU module: {}", version(),
+                  gitCommit(), buildComponents(), why.empty() ? gpu::modulePath() + " (loads)" : why);
   if (!text.empty() && text.back() == '\n') text.pop_back();  // CLI11 ends the version text with its own newline
   return text;
 }

@@ -40,6 +40,7 @@ mount --bind "$(mktemp -d)" "$cuda" || { echo "FAIL: cannot mount over $cuda"; e
 ok=0
 fail() { echo "FAIL: with $cuda hidden: $*"; ok=1; }
 "$bin" --version >"$work/v.txt" 2>&1 || fail "preflight --version exited $?: $(cat "$work/v.txt")"
+grep -q "^GPU module: GPU support cannot load: .*libcudart" "$work/v.txt" || fail "--version does not say why: $(tail -1 "$work/v.txt")"
 "$bin" probe --quick >"$work/p.txt" 2>&1
 r=$?; ((r == 0 || r == 1)) || fail "preflight probe --quick exited $r: $(tail -3 "$work/p.txt")"
 # The nccl probe reports the NCCL a job would load, which is now none: not one `preflight` brought with it.
