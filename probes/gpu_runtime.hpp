@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// What the CUDA runtime and NVML say about this node's GPUs, for the gpu and p2p probes on a live node. The
-// implementation is probes/cuda/gpu_runtime_cuda.cpp when Preflight is built with CUDA, and
-// probes/cuda/gpu_runtime_absent.cpp otherwise (it reports why nothing can be asked). NVML is dlopen()ed: it
+// What the CUDA runtime and NVML say about this node's GPUs, for the gpu and p2p probes on a live node. With CUDA
+// and NCCL, `preflight` answers through probes/cuda/gpu_runtime_proxy.cpp, which asks gpu_runtime_cuda.cpp and
+// p2p_measure.cpp inside preflight-gpu.so; otherwise probes/cuda/gpu_runtime_absent.cpp reports why nothing can be
+// asked. NVML is dlopen()ed: it
 // ships with the driver, not the toolkit, so a node without a driver must still be able to run Preflight.
 #pragma once
 

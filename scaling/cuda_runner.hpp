@@ -2,8 +2,9 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // `preflight scale --device cuda`: one world size measured with the CUDA trainer (cuda/cuda_trainer.hpp).
-// Declared without CUDA types so the CLI includes it in every build; builds without CUDA and NCCL link
-// no_cuda_runner.cpp, where both functions throw pf::UsageError("... built without CUDA ...").
+// Declared without CUDA types so the CLI includes it in every build. `preflight` links cuda_runner_proxy.cpp,
+// which calls cuda/cuda_runner.cpp inside preflight-gpu.so; builds without CUDA and NCCL link no_cuda_runner.cpp,
+// where both functions throw pf::UsageError("... built without CUDA ...").
 #pragma once
 
 #include "pf/bootstrap.hpp"
