@@ -4,20 +4,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
+
+#include "line_search.hpp"
 
 namespace pf::doctor {
 namespace {
 
-// memmem rather than string_view::find: find looks for the first byte with memchr and compares at each
-// occurrence, which for literals starting with a blank (" via ") means a call per word of the line.
-bool has(std::string_view s, std::string_view lit) {
-  return memmem(s.data(), s.size(), lit.data(), lit.size()) != nullptr;
-}
+bool has(std::string_view s, std::string_view lit) { return lineHolds(s, lit); }
 
 std::string_view after(std::string_view s, std::string_view lit) {
-  std::size_t p = s.find(lit);
+  std::size_t p = findInLine(s, lit);
   return p == std::string_view::npos ? std::string_view() : s.substr(p + lit.size());
 }
 
@@ -89,11 +89,15 @@ std::vector<std::string> interfaceList(std::string_view rest, bool hca) {
 
 // "P2P/IPC/read" -> "P2P/IPC"; "NET/IB/0/GDRDMA" -> "NET/IB"; "SHM/direct/direct" -> "SHM". Always a prefix of
 // `via`, so a view (the count's map is searched without building a string per line).
+// Hand loops over the few bytes: three memchr calls per transport line showed in profiles.
 std::string_view transportName(std::string_view via) {
-  const std::size_t a = via.find('/');
-  if (a == std::string_view::npos || via.substr(0, a) == "SHM") return via.substr(0, a);
-  std::size_t end = via.find('/', a + 1);
-  if (via.substr(0, a) == "P2P") end = std::min(end, via.find(' ', a + 1));
+  std::size_t a = 0;
+  while (a < via.size() && via[a] != '/') ++a;
+  const std::string_view first = via.substr(0, a);
+  if (a == via.size() || equals(first, "SHM")) return first;
+  const bool p2p = equals(first, "P2P");
+  std::size_t end = a + 1;
+  while (end < via.size() && via[end] != '/' && !(p2p && via[end] == ' ')) ++end;
   return via.substr(0, end);
 }
 
@@ -167,13 +171,24 @@ void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
     i = j;
   }
   if (rank < 0 || nranks <= 0) return;
-  Comm& c = comms_[comm.empty() ? fmt::format("nranks={}", nranks) : std::string(comm)];
+  // Every rank of a communicator logs the same key: the last one's node is usually the one wanted.
+  keyBuf_.clear();
+  if (comm.empty())
+    fmt::format_to(std::back_inserter(keyBuf_), "nranks={}", nranks);
+  else
+    keyBuf_.append(comm);
+  if (!lastComm_ || lastComm_->first.size() != keyBuf_.size() ||
+      !sameBytes(lastComm_->first.data(), keyBuf_.data(), keyBuf_.size())) {
+    lastComm_ = &*comms_.try_emplace(keyBuf_).first;
+    lastSeen_ = &initSeen_[&lastComm_->second];
+  }
+  Comm& c = lastComm_->second;
   c.nranks = nranks;
   auto& byRank = start ? c.started : c.completed;
   // The first line per rank is kept; the rest (the same rank re-initialising) change nothing. A flag per
   // rank answers that without walking the map, which on thousands of ranks cost more than the parsing.
   const std::uint8_t bit = start ? 1 : 2;
-  std::vector<std::uint8_t>& seen = initSeen_[&c];
+  std::vector<std::uint8_t>& seen = *lastSeen_;
   if (rank < (1 << 20)) {
     if (static_cast<std::size_t>(rank) >= seen.size()) seen.resize(static_cast<std::size_t>(rank) + 1);
     if (seen[static_cast<std::size_t>(rank)] & bit) return;
@@ -216,15 +231,19 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   // Transport lines are most of an INFO log. Every format prints them as "Channel ..." or (NCCL 2.4-2.6)
   // "NCCL INFO Ring ...", so the other lines skip the search for " via ".
   const bool channelOrRing = ((tapMask >> 11) & 1u) != 0 || ((tapMask >> 12) & 1u) != 0;
-  if (const char* at = channelOrRing ? static_cast<const char*>(memmem(t.data(), t.size(), " via ", 5)) : nullptr;
-      at && has(t, "->")) {
+  if (const std::size_t at = channelOrRing ? findInLine(t, " via ") : std::string_view::npos;
+      at != std::string_view::npos && has(t, "->")) {
     ProcessInfo& p = procs_.of(l, ev.file());
-    const std::string_view via = t.substr(static_cast<std::size_t>(at - t.data()) + 5);
+    const std::string_view via = t.substr(at + 5);
     const std::string_view name = transportName(via);
-    if (auto it = transports_.find(name); it != transports_.end())
+    // A handful of names for millions of lines: a short list searched in place beats the map's compares.
+    auto it = std::find_if(transportCounts_.begin(), transportCounts_.end(), [&](const auto& tc) {
+      return tc.first.size() == name.size() && sameBytes(tc.first.data(), name.data(), name.size());
+    });
+    if (it != transportCounts_.end())
       ++it->second;
     else
-      transports_.emplace(name, 1);
+      transportCounts_.emplace_back(name, 1);
     if (has(via, "GDRDMA")) p.gdrUsed = true;
     return;
   }
@@ -251,7 +270,7 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     std::string_view rest = after(t, "NET/IB : Using");
     // Printed again at every communicator init; only this branch sets these fields, so the same text for
     // the same process changes nothing (and parsing it allocates a dozen strings).
-    if (p.ibUsingText == rest) return;
+    if (p.ibUsingText.size() == rest.size() && sameBytes(p.ibUsingText.data(), rest.data(), rest.size())) return;
     p.ibUsingText = rest;
     p.hcas = interfaceList(rest, true);
     p.relaxedOrdering = has(rest, "[RO]");
@@ -285,6 +304,8 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
 }
 
 void InfoExtractor::finish() {
+  for (const auto& [name, n] : transportCounts_) transports_[name] += n;
+  transportCounts_.clear();
   if (versionEvidence_.size() > 1) {
     std::string list;
     for (const auto& [v, e] : versionEvidence_) {

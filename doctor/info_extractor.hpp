@@ -48,6 +48,7 @@ class InfoExtractor {
   void finish();
 
   const std::map<std::string, ProcessInfo>& processes() const { return procs_.all(); }
+  /// Lines per transport ("P2P/IPC", "NET/IB", ...); complete after finish().
   const std::map<std::string, std::size_t, std::less<>>& transports() const { return transports_; }
   const std::map<std::string, std::vector<Evidence>>& facts() const { return facts_; }
   const std::vector<Flag>& flags() const { return flags_; }
@@ -68,7 +69,11 @@ class InfoExtractor {
   ProcessTable procs_;
   std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
   std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
-  std::map<std::string, std::size_t, std::less<>> transports_;
+  std::map<std::string, std::size_t, std::less<>> transports_;           // filled by finish()
+  std::vector<std::pair<std::string, std::size_t>> transportCounts_;     // while feeding
+  std::string keyBuf_;                                                   // feedInit's communicator key
+  std::pair<const std::string, Comm>* lastComm_ = nullptr;               // the last communicator fed (a comms_ node)
+  std::vector<std::uint8_t>* lastSeen_ = nullptr;                        // its initSeen_ entry
   std::map<std::string, std::vector<Evidence>> facts_;
   std::vector<Flag> flags_;
   std::set<std::string> algos_;

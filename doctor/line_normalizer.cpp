@@ -11,6 +11,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "line_search.hpp"
+
 namespace pf::doctor {
 namespace {
 
@@ -50,17 +52,23 @@ std::size_t timestampPrefix(std::string_view s) {
   if (bracket && !ch(']')) return 0;
   while (i < s.size() && s[i] == ' ') ++i;
   // The CRI log format used by Kubernetes adds the stream and a partial/full flag.
-  for (std::string_view tag : {"stdout F ", "stderr F ", "stdout P ", "stderr P "}) {
-    if (s.substr(i, tag.size()) == tag) i += tag.size();
+  if (i < s.size() && s[i] == 's') {
+    for (std::string_view tag : {"stdout F ", "stderr F ", "stdout P ", "stderr P "}) {
+      if (holdsAt(s, i, tag)) i += tag.size();
+    }
   }
   return i;
 }
 
 // "host:pid:tid [dev] " (host without spaces); fills the fields and returns the length eaten.
 std::size_t ncclPrefix(std::string_view s, NormView& out) {
-  std::size_t colon = s.find(':');
-  if (colon == std::string_view::npos || colon == 0 || colon > 255) return 0;
-  if (s.substr(0, colon).find_first_of(" \t[]()") != std::string_view::npos) return 0;
+  // A hand loop, not find_first_of: libstdc++'s calls memchr on the set for every byte of the host.
+  std::size_t colon = 0;
+  for (; colon < s.size() && colon <= 255 && s[colon] != ':'; ++colon) {
+    const char c = s[colon];
+    if (c == ' ' || c == '\t' || c == '[' || c == ']' || c == '(' || c == ')') return 0;
+  }
+  if (colon == 0 || colon >= s.size() || colon > 255) return 0;
   long pid = 0, tid = 0, dev = 0;
   std::size_t i = colon + 1, n = readInt(s, i, pid);
   if (n == 0 || i + n >= s.size() || s[i + n] != ':') return 0;
@@ -68,10 +76,11 @@ std::size_t ncclPrefix(std::string_view s, NormView& out) {
   n = readInt(s, i, tid);
   if (n == 0) return 0;
   i += n;
-  if (s.substr(i, 2) != " [") return 0;
+  // Bytes compared one by one: a two-byte string_view comparison is an out-of-line memcmp call, twice per line.
+  if (i + 1 >= s.size() || s[i] != ' ' || s[i + 1] != '[') return 0;
   i += 2;
   n = readInt(s, i, dev);
-  if (n == 0 || s.substr(i + n, 2) != "] ") return 0;
+  if (n == 0 || i + n + 1 >= s.size() || s[i + n] != ']' || s[i + n + 1] != ' ') return 0;
   out.host = s.substr(0, colon);
   out.pid = pid;
   out.device = static_cast<int>(dev);
@@ -86,7 +95,8 @@ std::size_t launcherPrefix(std::string_view s, NormView& out) {
     if (close == std::string_view::npos || close > 48) return 0;
     std::string_view tag = s.substr(1, close - 1);
     // Open MPI --tag-output: "[1,3]<stdout>:" (job id, rank).
-    if (s.substr(close + 1, 9) == "<stdout>:" || s.substr(close + 1, 9) == "<stderr>:") {
+    if (close + 1 < s.size() && s[close + 1] == '<' &&
+        (s.substr(close + 1, 9) == "<stdout>:" || s.substr(close + 1, 9) == "<stderr>:")) {
       std::size_t comma = tag.find(',');
       if (comma != std::string_view::npos && readInt(tag, comma + 1, v) > 0) out.launcherRank = static_cast<int>(v);
       return close + 10;
@@ -95,7 +105,7 @@ std::size_t launcherPrefix(std::string_view s, NormView& out) {
     if (tag.find(' ') != std::string_view::npos) return 0;
     // torchrun "[default3]:", "[rank3]:"; others ("[trainer0|0]:") are role names without a global rank.
     for (std::string_view p : {"default", "rank"}) {
-      if (tag.substr(0, p.size()) == p && readInt(tag, p.size(), v) > 0) out.launcherRank = static_cast<int>(v);
+      if (holdsAt(tag, 0, p) && readInt(tag, p.size(), v) > 0) out.launcherRank = static_cast<int>(v);
     }
     return close + 2;
   }
@@ -219,9 +229,11 @@ void normalizeCore(std::string_view s, NormView& out) {
       s.remove_prefix(n);
       continue;
     }
-    // pdsh / clush "host: " in front of an NCCL line.
-    std::size_t sp = s.find(": ");
-    if (sp != std::string_view::npos && sp < 128 && s.substr(0, sp).find(' ') == std::string_view::npos) {
+    // pdsh / clush "host: " in front of an NCCL line: a colon right before the line's first blank.
+    const void* blank = std::memchr(s.data(), ' ', std::min<std::size_t>(s.size(), 129));
+    const std::size_t fs = blank ? static_cast<std::size_t>(static_cast<const char*>(blank) - s.data()) : 0;
+    if (fs > 0 && s[fs - 1] == ':') {
+      const std::size_t sp = fs - 1;
       NormView probe;
       if (ncclPrefix(s.substr(sp + 2), probe) > 0) {
         s.remove_prefix(sp + 2);
@@ -232,8 +244,8 @@ void normalizeCore(std::string_view s, NormView& out) {
   }
   if (std::size_t n = ncclPrefix(s, out)) s.remove_prefix(n);
   // "[1] NCCL INFO ..." (device only) and "misc/shmutils.cc:88 NCCL WARN ..." (source location first).
-  std::size_t nccl = s.find("NCCL ");
-  if (nccl != std::string_view::npos && nccl < 96) {
+  // Only the first 100 bytes can hold an "NCCL " that starts before byte 96.
+  if (const std::size_t nccl = findInLine(s.substr(0, 100), "NCCL "); nccl < 96) {
     for (std::string_view lvl : {"INFO", "WARN", "TRACE", "ABORT"}) {
       if (s.substr(nccl + 5, lvl.size()) == lvl) {
         out.level = lvl;

@@ -9,6 +9,7 @@
 #endif
 
 #include "line_normalizer.hpp"
+#include "line_search.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -85,35 +86,23 @@ void LogScanner::block(std::string_view text) {
   if (text.empty()) return;
   scan_.clear();
   matcher_.scan(text, scan_);
-  // The lines of interest in order: the (few) rule hits sorted, then merged with the (sorted) tap lines.
-  patternEvents_.clear();
-  for (std::size_t p = 0; p < scan_.patternLines.size(); ++p)
-    for (std::size_t off : scan_.patternLines[p]) patternEvents_.emplace_back(off, static_cast<int>(p));
-  std::sort(patternEvents_.begin(), patternEvents_.end());
-  events_.clear();
-  events_.reserve(scan_.tapLines.size() + patternEvents_.size());
-  auto pe = patternEvents_.begin();
-  for (std::size_t k = 0; k < scan_.tapLines.size(); ++k) {
-    const std::size_t off = scan_.tapLines[k];
-    for (; pe != patternEvents_.end() && pe->first < off; ++pe) events_.push_back(*pe);
-    events_.emplace_back(off, -static_cast<int>(k) - 1);  // tap line k of the scan
-  }
-  events_.insert(events_.end(), pe, patternEvents_.end());
+  // The lines of interest in text order, each line's rule hits and tap together.
+  const auto& events = scan_.events;
   // Line numbers: newlines counted from the block's start, one pass in total.
   std::size_t counted = 0, lineNo = inputLines_ + 1;
-  for (std::size_t i = 0; i < events_.size();) {
-    const std::size_t off = events_[i].first;
+  for (std::size_t i = 0; i < events.size();) {
+    const std::size_t off = events[i].first;
     lineNo += countNewlines(text.data() + counted, off - counted);
     counted = off;
     bool tap = false;
     std::uint32_t tapMask = 0;
     pats_.clear();
-    for (; i < events_.size() && events_[i].first == off; ++i) {
-      if (events_[i].second < 0) {
+    for (; i < events.size() && events[i].first == off; ++i) {
+      if (events[i].second < 0) {
         tap = true;
-        tapMask = scan_.tapMasks[static_cast<std::size_t>(-events_[i].second - 1)];
+        tapMask = scan_.tapMasks[static_cast<std::size_t>(-events[i].second - 1)];
       } else
-        pats_.push_back(events_[i].second);
+        pats_.push_back(events[i].second);
     }
     auto [b, e] = lineBounds(text, off);
     line(text.substr(b, e - b), lineNo, inputBytes_ + off, tap, tapMask, pats_);
@@ -129,7 +118,7 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
   NormView view;
   // Most lines are read through views (no copies). A full, owned normalisation is needed for lines that must
   // be rewritten (escapes, non-ASCII bytes) and for possible watchdog lines, whose parser takes a NormLine.
-  auto holds = [&](std::string_view lit) { return memmem(raw.data(), raw.size(), lit.data(), lit.size()) != nullptr; };
+  auto holds = [&](std::string_view lit) { return lineHolds(raw, lit); };
   const bool maybeWatchdog = !pats.empty() && (holds("collective operation timeout") || holds("Timeout at NCCL work"));
   const bool full = maybeWatchdog || !normalizeView(raw, view);
   if (full) {

@@ -83,8 +83,6 @@ class LogScanner {
   bool endsWithNewline_ = true;
   std::string file_;  // its name, valid UTF-8
   ScanResult scan_;
-  std::vector<std::pair<std::size_t, int>> events_;  // (offset in block, pattern or -1 for a tap)
-  std::vector<std::pair<std::size_t, int>> patternEvents_;
   std::vector<int> pats_;
 };
 

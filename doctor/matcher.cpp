@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "line_normalizer.hpp"
+#include "line_search.hpp"
 
 namespace pf::doctor {
 
@@ -12,13 +13,14 @@ void ScanResult::clear() {
   for (auto& v : patternLines) v.clear();
   tapLines.clear();
   tapMasks.clear();
+  events.clear();
 }
 
-bool lineMatches(const LinePattern& p, std::string_view line) {
+bool lineMatches(const LinePattern& p, std::string_view line, const std::string* found) {
   for (const auto& l : p.all)
-    if (line.find(l) == std::string_view::npos) return false;
+    if (&l != found && !lineHolds(line, l)) return false;
   for (const auto& l : p.none)
-    if (line.find(l) != std::string_view::npos) return false;
+    if (lineHolds(line, l)) return false;
   return true;
 }
 
@@ -26,6 +28,7 @@ Matcher::Matcher(const Catalog& catalog, const std::vector<std::string>& taps) {
   auto addPattern = [&](const LinePattern& p) {
     if (!p.fact.empty()) return;
     const int lit = literals_.add(p.anchor());
+    anchors_.push_back(&p.anchor());
     if (consumers_.size() <= static_cast<std::size_t>(lit)) consumers_.resize(static_cast<std::size_t>(lit) + 1);
     consumers_[static_cast<std::size_t>(lit)].push_back(static_cast<int>(patterns_.size()));
     patterns_.push_back(&p);
@@ -69,6 +72,7 @@ void Matcher::scan(std::string_view text, ScanResult& out) const {
         const int tap = -c - 1;
         const std::uint32_t bit = tap < 32 ? std::uint32_t{1} << tap : ~std::uint32_t{0};
         if (out.tapLines.empty() || out.tapLines.back() != lineBegin) {
+          out.events.emplace_back(lineBegin, -static_cast<int>(out.tapLines.size()) - 1);
           out.tapLines.push_back(lineBegin);
           out.tapMasks.push_back(bit);
         } else {
@@ -78,7 +82,11 @@ void Matcher::scan(std::string_view text, ScanResult& out) const {
       }
       auto& lines = out.patternLines[static_cast<std::size_t>(c)];
       if (!lines.empty() && lines.back() == lineBegin) continue;
-      if (lineMatches(*patterns_[static_cast<std::size_t>(c)], line)) lines.push_back(lineBegin);
+      // The scan found the pattern's anchor on this line: only its other literals are searched.
+      if (lineMatches(*patterns_[static_cast<std::size_t>(c)], line, anchors_[static_cast<std::size_t>(c)])) {
+        lines.push_back(lineBegin);
+        out.events.emplace_back(lineBegin, c);
+      }
     }
   }
 }

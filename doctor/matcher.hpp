@@ -26,6 +26,9 @@ struct ScanResult {
   /// Per tap line: bit i set when taps[i] occurs in it (i < 32; later taps set every bit). Lets the extractor
   /// skip the searches for literals the line cannot hold.
   std::vector<std::uint32_t> tapMasks;
+  /// The same lines in text order, as (line start, what): a pattern index (>= 0), or -(k + 1) for tapLines[k].
+  /// A line's events are next to each other, in the order their literals occur in it.
+  std::vector<std::pair<std::size_t, int>> events;
   void clear();
 };
 
@@ -47,11 +50,13 @@ class Matcher {
  private:
   MultiLiteral literals_;
   std::vector<const LinePattern*> patterns_;
+  std::vector<const std::string*> anchors_;  // per pattern: its literal that the scan looks for
   std::vector<std::vector<int>> consumers_;  // literal id -> pattern indexes; -(i + 1) = taps[i]
   mutable std::vector<std::pair<int, std::size_t>> hits_;
 };
 
-/// True when the line holds every literal of `p.all` and none of `p.none`.
-bool lineMatches(const LinePattern& p, std::string_view line);
+/// True when the line holds every literal of `p.all` and none of `p.none`; `found` (one of `p.all`, or null)
+/// is known to be in the line and is not searched again.
+bool lineMatches(const LinePattern& p, std::string_view line, const std::string* found = nullptr);
 
 }  // namespace pf::doctor

@@ -29,7 +29,7 @@ class MultiLiteral {
   /// Builds the tables; call after the last add().
   void compile();
 
-  /// Calls onHit(id, offset) for every occurrence, in offset order.
+  /// Calls onHit(id, offset) for every occurrence, in offset order (several at one offset: in id order).
   void search(std::string_view text, const std::function<void(int, std::size_t)>& onHit) const;
   /// Same, collecting (id, offset) pairs; cheaper than a std::function call per hit in hot loops.
   void searchInto(std::string_view text, std::vector<std::pair<int, std::size_t>>& hits) const;
@@ -61,6 +61,10 @@ class MultiLiteral {
   std::vector<std::uint8_t> shift_;         // kTable entries
   std::vector<std::uint32_t> bucketStart_;  // kTable + 1 entries into candidates_
   std::vector<Candidate> candidates_;       // literals whose window ends in the hashed block
+  // searchInto's scratch: the zero-shift windows of one segment (offsets from its start). A search is
+  // therefore not safe to run from two threads on one MultiLiteral.
+  static constexpr std::size_t kStreams = 4, kSegment = std::size_t{1} << 16;
+  mutable std::vector<std::uint32_t> zeroWindows_;
 };
 
 }  // namespace pf::doctor

@@ -20,6 +20,7 @@
 
 #include "evidence.hpp"
 #include "line_normalizer.hpp"
+#include "line_search.hpp"
 
 namespace pf::doctor {
 
@@ -58,7 +59,7 @@ class ProcessTable {
     std::uint8_t hostLen = 0;  // 0: the host is longer than kInlineHost (compare the entry's)
     char host[kInlineHost];
     bool sameHost(std::string_view h) const {
-      return hostLen ? h.size() == hostLen && std::memcmp(host, h.data(), hostLen) == 0 : entry->second.host == h;
+      return hostLen ? h.size() == hostLen && sameBytes(host, h.data(), hostLen) : entry->second.host == h;
     }
   };
 

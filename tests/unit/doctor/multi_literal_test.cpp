@@ -50,6 +50,30 @@ TEST(DoctorMultiLiteral, MatchesNaiveSearchOnRandomText) {
   }
 }
 
+// The search runs segments of 64 KiB, each as four interleaved ranges: occurrences across those seams and at
+// the text's ends must come out once each, in offset order (ids in order at one offset), without sorting.
+TEST(DoctorMultiLiteral, HitsAcrossSegmentAndStreamSeamsComeOutInOrder) {
+  const std::vector<std::string> lits = {"NCCL INFO", "NCCL INFO Channel", "CO Channel 0", "ibv_reg_mr failed"};
+  MultiLiteral ml;
+  for (const auto& l : lits) ml.add(l);
+  ml.compile();
+  std::mt19937 rng(11);
+  for (std::size_t size : {std::size_t{9}, std::size_t{65536 + 17}, std::size_t{3 * 65536 + 1000}}) {
+    std::string text(size, '.');
+    for (std::size_t i = 0; i < text.size(); ++i) text[i] = "NCO IF\n"[rng() % 7];
+    // Literals straddling every stream seam (a quarter of a segment) and segment seam, and at both ends.
+    for (std::size_t seam = 16384; seam < size; seam += 16384) {
+      const std::string& l = lits[seam / 16384 % lits.size()];
+      text.replace(seam - l.size() / 2, l.size(), l);
+    }
+    text.replace(0, std::min(size, lits[1].size()), lits[1].substr(0, std::min(size, lits[1].size())));
+    if (size > 40) text.replace(size - lits[3].size(), lits[3].size(), lits[3]);
+    std::vector<std::pair<int, std::size_t>> got;
+    ml.searchInto(text, got);
+    EXPECT_EQ(got, naive(lits, text)) << "text of " << size << " bytes";
+  }
+}
+
 TEST(DoctorMultiLiteral, RejectsShortLiteralsAndHandlesEdges) {
   MultiLiteral ml;
   EXPECT_THROW(ml.add("short"), UsageError);
@@ -81,6 +105,29 @@ TEST(DoctorMatcher, ChecksOtherLiteralsAndExclusionsOnTheSameLine) {
       out);
   ASSERT_EQ(out.patternLines.size(), 1u);
   EXPECT_EQ(out.patternLines[0], std::vector<std::size_t>{23});
+}
+
+// The scanner walks ScanResult::events: every matched line once per pattern and once for its taps, in text
+// order, with the tap masks of the literals each tap line holds.
+TEST(DoctorMatcher, EventsListPatternAndTapLinesInTextOrder) {
+  Catalog c;
+  Rule r;
+  r.id = "other.t";
+  LinePattern p;
+  p.all = {"ibv_reg_mr failed"};
+  r.groups = {{p}};
+  c.rules.push_back(r);
+  Matcher m(c, {"NCCL INFO Channel", "GDRDMA path"});
+  ScanResult out;
+  const std::string text =
+      "a NCCL INFO Channel x GDRDMA path\n"    // 0: a tap line holding both taps
+      "nothing here at all\n"                  // 34
+      "ibv_reg_mr failed NCCL INFO Channel\n"  // 54: a rule hit and a tap on one line
+      "ibv_reg_mr failed\n";                   // 90
+  m.scan(text, out);
+  EXPECT_EQ(out.events, (std::vector<std::pair<std::size_t, int>>{{0, -1}, {54, 0}, {54, -2}, {90, 0}}));
+  EXPECT_EQ(out.tapLines, (std::vector<std::size_t>{0, 54}));
+  EXPECT_EQ(out.tapMasks, (std::vector<std::uint32_t>{3u, 1u}));
 }
 
 }  // namespace
