@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 # How often `preflight doctor` names the right cause on the corpus of real failures
-# (tests/unit/doctor/data/corpus/, split by source thread into a development and a validation part).
+# (tests/fixtures/doctor-corpus/, split by source thread into a development and a validation part).
 # Each case's log excerpt is written to a file and `preflight doctor FILE --json -` is run on it as its own
 # process, as a user runs it; the diagnoses come back ranked, and the case counts as right first when the first
 # diagnosis has the case's category, and right in the top two when one of the first two has it.
@@ -12,7 +12,7 @@
 import argparse, collections, json, os, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
-corpus = os.path.join(here, "..", "tests", "unit", "doctor", "data", "corpus")
+corpus = os.path.join(here, "..", "tests", "fixtures", "doctor-corpus")
 ap = argparse.ArgumentParser(description=__doc__)
 ap.add_argument("--preflight", default=os.path.join(here, "..", "build", "bin", "preflight"))
 ap.add_argument("--rules", help="a rules directory to pass to `preflight doctor --rules` (try rule edits without rebuilding)")
