@@ -59,8 +59,7 @@ class NcclPairEngine final : public PairEngine {
     int count = 0;
     std::string noGpu;  // on a leader without a GPU: "<host> (<reason>)"
     if (leader) {
-      if (std::string why = noCudaDeviceReason(cudaGetDeviceCount(&count), count); !why.empty())
-        noGpu = fmt::format("{} ({})", hostName(), why);
+      if (std::string why = noUsableCudaDevice(count); !why.empty()) noGpu = fmt::format("{} ({})", hostName(), why);
     }
     // Every rank learns which leaders lack a GPU, so all fail together with one message instead of a hang.
     std::vector<std::string> missing;

@@ -63,7 +63,7 @@ class NcclBackend final : public Backend {
 
   void init(Bootstrap& boot, const LauncherEnv& env) override {
     int count = 0;
-    if (std::string why = noCudaDeviceReason(cudaGetDeviceCount(&count), count); !why.empty())
+    if (std::string why = noUsableCudaDevice(count); !why.empty())
       throw CudaError(
           fmt::format("--backend nccl needs a GPU, and none is usable on {} ({}); use --backend mpi on CPU-only nodes",
                       hostName(), why));

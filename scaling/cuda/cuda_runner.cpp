@@ -70,7 +70,7 @@ class CudaDevice final : public ScaleDevice {
 
 int requireCudaDevice() {
   int count = 0;
-  if (std::string why = noCudaDeviceReason(cudaGetDeviceCount(&count), count); !why.empty())
+  if (std::string why = noUsableCudaDevice(count); !why.empty())
     throw UsageError(fmt::format("no CUDA device: none is usable on {} ({}); use --device cpu", hostName(), why));
   return count;
 }

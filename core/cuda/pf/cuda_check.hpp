@@ -50,4 +50,13 @@ inline std::string noCudaDeviceReason(cudaError_t rc, int count) {
   return fmt::format("cudaGetDeviceCount: {}", cudaGetErrorString(rc));
 }
 
+/// cudaGetDeviceCount() into `count`, then noCudaDeviceReason() of it: empty when a GPU is usable. One call, so
+/// that `count` is read after the runtime wrote it: in noCudaDeviceReason(cudaGetDeviceCount(&count), count) the
+/// order in which the two arguments are evaluated is unspecified, and GCC read `count` first (always 0: every GPU
+/// machine refused as having none, found on the modelled runtime, tests/unit/gpu/modelled_runtime.hpp).
+inline std::string noUsableCudaDevice(int& count) {
+  const cudaError_t rc = cudaGetDeviceCount(&count);
+  return noCudaDeviceReason(rc, count);
+}
+
 }  // namespace pf

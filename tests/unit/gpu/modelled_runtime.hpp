@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// A modelled CUDA runtime and NCCL for testing the GPU code's host side on a machine without a GPU
+// (modelled_runtime.cpp). It links in place of libcudart and libnccl and keeps "device" memory in host
+// memory, one device, one rank. What it models is the ordering that the host code must get right, from the
+// CUDA runtime API's "API synchronization behavior" and "Stream synchronization behavior" sections:
+//   - work on a stream runs when the host waits for that stream (cudaStreamQuery, cudaStreamSynchronize),
+//     not when it is enqueued;
+//   - cudaMemcpy from pageable host memory to the device returns once the source is staged, and its DMA
+//     lands later, ordered with the legacy default stream only: a stream made with cudaStreamNonBlocking
+//     does not wait for it;
+//   - a copy between the device and pageable host memory (not from cudaMallocHost) returns only when the
+//     stream has reached it;
+//   - a "stuck" stream (a peer that died; with one rank, any send or receive outside a group) never finishes:
+//     waiting on it blocks forever, which is counted here (`blockedWaits`) instead of hanging the test, and
+//     NCCL reports the failure asynchronously.
+// It is a test double for ordering and error paths, not a measurement of anything.
+#pragma once
+
+namespace pf::test::modelled {
+
+struct State {
+  int ncclVersion = 22809;       ///< what ncclGetVersion reports (2.28.9)
+  bool stuck = false;            ///< new stream work never finishes
+  bool asyncError = false;       ///< ncclCommGetAsyncError reports ncclSystemError
+  int aborts = 0, destroys = 0;  ///< ncclCommAbort / ncclCommDestroy calls
+  int blockedWaits = 0;          ///< waits that would block forever on real hardware
+  int legacyCopies = 0;          ///< cudaMemcpy calls (the legacy stream)
+};
+
+/// The model's state; reset() before each test.
+State& state();
+void reset();
+
+}  // namespace pf::test::modelled
