@@ -2,9 +2,10 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // A modelled CUDA runtime and NCCL for testing the GPU code's host side on a machine without a GPU
-// (modelled_runtime.cpp). It links in place of libcudart and libnccl and keeps "device" memory in host
-// memory, one device, one rank. What it models is the ordering that the host code must get right, from the
-// CUDA runtime API's "API synchronization behavior" and "Stream synchronization behavior" sections:
+// (modelled_runtime.cpp, modelled_nccl.cpp). It links in place of libcudart and libnccl and keeps "device"
+// memory in host memory, one device; the ranks of a multi-rank test are threads (makeThreadBootstraps), each
+// with its own stream. What it models is the ordering that the host code must get right, from the CUDA runtime
+// API's "API synchronization behavior" and "Stream synchronization behavior" sections:
 //   - work on a stream runs when the host waits for that stream (cudaStreamQuery, cudaStreamSynchronize),
 //     not when it is enqueued;
 //   - cudaMemcpy from pageable host memory to the device returns once the source is staged, and its DMA
@@ -12,7 +13,9 @@
 //     does not wait for it;
 //   - a copy between the device and pageable host memory (not from cudaMallocHost) returns only when the
 //     stream has reached it;
-//   - a "stuck" stream (a peer that died; with one rank, any send or receive outside a group) never finishes:
+//   - NCCL's operations rendezvous across the ranks when each rank's stream runs them (modelled_nccl.cpp says
+//     in which order);
+//   - a "stuck" stream (a peer that died; any send or receive outside a group) never finishes:
 //     waiting on it blocks forever, which is counted here (`blockedWaits`) instead of hanging the test, and
 //     NCCL reports the failure asynchronously.
 // It is a test double for ordering and error paths, not a measurement of anything.

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// What the two halves of the model share (modelled_runtime.cpp: CUDA, modelled_nccl.cpp: NCCL): streams and
+// the state's lock. Ranks of a multi-rank test are threads of one process, each with its own stream.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <deque>
+#include <functional>
+#include <mutex>
+
+#include "modelled_runtime.hpp"
+
+struct CUstream_st {
+  std::deque<std::function<void()>> work;
+  bool stuck = false;  // holds work that never finishes
+};
+
+namespace pf::test::modelled::detail {
+
+/// Guards state() and the model's shared tables; never held while a rank waits for its peers.
+std::mutex& stateLock();
+/// Adds one to a counter of state(), under stateLock().
+void count(int State::*counter);
+/// Work on stream `s`, run when the host waits for it (the legacy stream, null: now, in order).
+void enqueue(cudaStream_t s, std::function<void()> f);
+/// Marks `s` as holding work that never finishes.
+void stick(cudaStream_t s);
+/// Whether some stream holds work that never finishes.
+bool anyStuck();
+/// Forgets the NCCL half's communicators (reset()).
+void resetNccl();
+
+}  // namespace pf::test::modelled::detail
