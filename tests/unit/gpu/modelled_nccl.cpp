@@ -9,7 +9,8 @@
 // choose, and the one in which a buffer that is both sent and received in one group (which NCCL does not
 // support) hands a peer data already overwritten.
 // Reductions cover the integer types, float and double; NCCL's avg on floating types multiplies each
-// contribution by 1/n before summing, on integers it divides the sum. Half and bfloat16 are not modelled.
+// contribution by 1/n before summing, on integers it divides the sum. Half and bfloat16 are reduced only at one
+// rank (where the result is the input); over several ranks the call is refused.
 #include <nccl.h>
 
 #include <algorithm>
