@@ -118,8 +118,8 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
   NormView view;
   // Most lines are read through views (no copies). A full, owned normalisation is needed for lines that must
   // be rewritten (escapes, non-ASCII bytes) and for possible watchdog lines, whose parser takes a NormLine.
-  auto holds = [&](std::string_view lit) { return lineHolds(raw, lit); };
-  const bool maybeWatchdog = !pats.empty() && (holds("collective operation timeout") || holds("Timeout at NCCL work"));
+  const bool maybeWatchdog =
+      !pats.empty() && (lineHolds(raw, "collective operation timeout") || lineHolds(raw, "Timeout at NCCL work"));
   const bool full = maybeWatchdog || !normalizeView(raw, view);
   if (full) {
     owned = normalizeLine(raw);

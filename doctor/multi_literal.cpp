@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "line_search.hpp"
 #include "pf/error.hpp"
 
 namespace pf::doctor {
@@ -16,16 +17,6 @@ std::uint64_t word(const unsigned char* p) {
   std::uint64_t w;
   std::memcpy(&w, p, sizeof w);
   return w;
-}
-
-// Whether `lit` (at least 8 bytes, its first 8 already equal) is at `t`: word by word, the last word ending
-// at the literal's end (overlapping the one before), so nothing past it is read.
-bool restEqual(const unsigned char* t, const std::string& lit) {
-  const auto* l = reinterpret_cast<const unsigned char*>(lit.data());
-  const std::size_t n = lit.size();
-  for (std::size_t i = 8; i + 8 <= n; i += 8)
-    if (word(t + i) != word(l + i)) return false;
-  return n % 8 == 0 || word(t + n - 8) == word(l + n - 8);
 }
 
 }  // namespace
@@ -123,7 +114,8 @@ void MultiLiteral::searchInto(std::string_view text, std::vector<std::pair<int, 
           const Candidate& cand = candidates_[c];
           if (cand.head != head) continue;
           const std::string& lit = literals_[static_cast<std::size_t>(cand.id)];
-          if (start + lit.size() <= n && restEqual(base + start, lit)) hits.emplace_back(cand.id, start);
+          if (start + lit.size() <= n && sameBytes(text.data() + start, lit.data(), lit.size()))
+            hits.emplace_back(cand.id, start);
         }
       }
     }

@@ -180,6 +180,19 @@ ncclResult_t collective(ncclComm* c, cudaStream_t s, const void* send, void* rec
   return ncclSuccess;
 }
 
+// A send or receive joins the open group. Outside a group it waits for its peer; on one rank that is a peer that
+// never answers: the stream sticks, as it would when the peer died. (The code under test groups every transfer
+// it times.)
+ncclResult_t post(std::vector<P2p>& list, void* buf, size_t n, ncclDataType_t t, int peer, ncclComm* c,
+                  cudaStream_t st) {
+  if (peer < 0 || peer >= c->clique->n) return ncclInvalidArgument;
+  if (groupDepth == 0) return detail::stick(st), ncclSuccess;
+  groupComm = c;
+  groupStream = st;
+  list.push_back({peer, buf, n * bytesOf(t)});
+  return ncclSuccess;
+}
+
 }  // namespace
 
 namespace detail {
@@ -309,21 +322,9 @@ ncclResult_t ncclGroupEnd() {
   });
   return ncclSuccess;
 }
-// Outside a group, a send or receive waits for its peer. On one rank that is a peer that never answers: the
-// stream sticks, as it would when the peer died. (The code under test groups every transfer it times.)
 ncclResult_t ncclSend(const void* buf, size_t n, ncclDataType_t t, int peer, ncclComm_t c, cudaStream_t st) {
-  if (peer < 0 || peer >= c->clique->n) return ncclInvalidArgument;
-  if (m::groupDepth == 0) return m::detail::stick(st), ncclSuccess;
-  m::groupComm = c;
-  m::groupStream = st;
-  m::groupSends.push_back({peer, const_cast<void*>(buf), n * m::bytesOf(t)});
-  return ncclSuccess;
+  return m::post(m::groupSends, const_cast<void*>(buf), n, t, peer, c, st);
 }
 ncclResult_t ncclRecv(void* buf, size_t n, ncclDataType_t t, int peer, ncclComm_t c, cudaStream_t st) {
-  if (peer < 0 || peer >= c->clique->n) return ncclInvalidArgument;
-  if (m::groupDepth == 0) return m::detail::stick(st), ncclSuccess;
-  m::groupComm = c;
-  m::groupStream = st;
-  m::groupRecvs.push_back({peer, buf, n * m::bytesOf(t)});
-  return ncclSuccess;
+  return m::post(m::groupRecvs, buf, n, t, peer, c, st);
 }
