@@ -30,6 +30,46 @@ namespace {
   throw UsageError(what);
 }
 
+bool writeAll(int fd, const std::string& content) {
+  size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Writes `content` as an unnamed file in `dir` (O_TMPFILE), gives it a temporary name only once it is complete
+// and synced, and renames that over `path`: a process killed while it writes or syncs (Slurm's SIGTERM to a
+// cancelled prolog, a crash) leaves nothing in the directory. False when any step is not possible here (no
+// O_TMPFILE on this filesystem, no /proc, a write error): the caller then writes a named temporary instead,
+// which also reports the error.
+bool writeUnnamedThenLink(const std::filesystem::path& dir, const std::string& name, const std::string& path,
+                          const std::string& content) {
+  const int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  if (!writeAll(fd, content) || ::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0) {
+    ::close(fd);
+    return false;
+  }
+  const std::string self = fmt::format("/proc/self/fd/{}", fd);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const std::string tmp = (dir / fmt::format(".{}.{}.{}", name, ::getpid(), attempt)).string();
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      if (errno == EEXIST) continue;
+      break;
+    }
+    ::close(fd);
+    if (std::rename(tmp.c_str(), path.c_str()) == 0) return true;
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throwWriteError(path, err);
+  }
+  ::close(fd);
+  return false;
+}
+
 }  // namespace
 
 void writeFileAtomic(const std::string& path, const std::string& content) {
@@ -40,21 +80,17 @@ void writeFileAtomic(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
   fs::path target(path);
   fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  if (writeUnnamedThenLink(dir, target.filename().string(), path, content)) return;
   std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
   int fd = mkstemp(tmpl.data());
   if (fd < 0)
     throw UsageError(fmt::format("cannot write '{}': {} (check that the directory exists and is writable)", path,
                                  std::strerror(errno)));
-  size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmpl.c_str());
-      throwWriteError(path, err);
-    }
-    done += static_cast<size_t>(n);
+  if (!writeAll(fd, content)) {
+    int err = errno;
+    ::close(fd);
+    ::unlink(tmpl.c_str());
+    throwWriteError(path, err);
   }
   // mkstemp creates 0600; documents are meant to be shared like any output file.
   ::fchmod(fd, 0644);
@@ -77,7 +113,15 @@ void checkWritable(const std::string& path) {
     throw UsageError(fmt::format("cannot write '{}': directory '{}' is not writable", path, dir.string()));
   if (fs::is_directory(path, ec)) throw UsageError(fmt::format("cannot write '{}': it is a directory", path));
   // access() passes root everywhere and says nothing of space: write one byte beside the target, as the
-  // final write will, so a read-only mount or a full disk is known before anything is measured.
+  // final write will, so a read-only mount or a full disk is known before anything is measured. Unnamed where
+  // the filesystem allows (nothing is left if the process is killed here), else a named temporary.
+  if (int fd = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600); fd >= 0) {
+    const bool wrote = ::write(fd, "\n", 1) == 1;
+    const int err = errno;
+    ::close(fd);
+    if (!wrote) throw UsageError(fmt::format("cannot write '{}': {} in '{}'", path, std::strerror(err), dir.string()));
+    return;
+  }
   std::string probe = (dir / ".preflight-probe.XXXXXX").string();
   int fd = mkstemp(probe.data());
   if (fd < 0) throw UsageError(fmt::format("cannot write '{}': {} in '{}'", path, std::strerror(errno), dir.string()));
