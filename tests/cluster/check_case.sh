@@ -175,6 +175,7 @@ WEOF
     ;;
   cleanup)
     # A child that builds a cluster, slows a node and then fails must leave nothing behind.
+    trap 'rm -rf "$WORK"' EXIT
     id=pfc$$
     PF_ID=$id bash -c "source '$PF_CLUSTER_DIR/cluster.sh'; pf_cluster_up 3 || exit 3; pf_cluster_slow 1 100mbit; false; exit 1"
     [ $? = 1 ] || fail "the failing child did not fail as planned"
@@ -195,8 +196,8 @@ WEOF
     kill -KILL $child; wait $child 2>/dev/null
     [ "$dead" -gt 0 ] || fail "the child did not build its cluster"
     (pf_cluster_up 2 && pf_cluster_down) || fail "cannot build a cluster after a killed run"
-    left=$( (ip netns list; ip link show) | grep -c "pf${child}")
-    [ "$left" = 0 ] || fail "$left namespaces or links of killed run pf$child were not reaped"
+    left=$( (ip netns list; ip link show; ls -d /tmp/pf"${child}".* 2>/dev/null) | grep -c "pf${child}")
+    [ "$left" = 0 ] || fail "$left namespaces, links or node tables of killed run pf$child were not reaped"
     ;;
   *) fail "unknown case '$case_name'" ;;
 esac

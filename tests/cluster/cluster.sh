@@ -48,8 +48,8 @@ pf_veth() { echo "${PF_ID}v$1"; }          # host-side veth of node i
 pf_node_addr() { echo "${PF_SUBNET}.$(($1 + 1))"; }
 pf_node_name() { echo "node$1"; }
 
-# Removes what runs that died without cleaning up (SIGKILL, a crash) left: namespaces and links named
-# pf<pid>... whose pid no longer exists.
+# Removes what runs that died without cleaning up (SIGKILL, a crash) left: namespaces, links and node tables
+# named pf<pid>... whose pid no longer exists.
 pf_cluster_reap() {
   local name pid
   for name in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E '^pf[0-9]+n[0-9]+$'); do
@@ -63,6 +63,12 @@ pf_cluster_reap() {
   for name in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^pf[0-9]+(br|v[0-9]+)$'); do
     pid=${name#pf}; pid=${pid%%[bv]*}
     [ -d "/proc/$pid" ] || ip link del "$name" 2>/dev/null
+  done
+  # The node tables of dead runs (pf_cluster_up's mktemp -d /tmp/pf<pid>.XXXXXX).
+  for name in /tmp/pf[0-9]*.??????; do
+    [ -d "$name" ] || continue
+    pid=${name#/tmp/pf}; pid=${pid%%.*}
+    [[ $pid =~ ^[0-9]+$ ]] && [ ! -d "/proc/$pid" ] && rm -rf "$name"
   done
   return 0
 }
