@@ -76,7 +76,8 @@ class ScaleCommand final : public Command {
     app.add_option("--nics", nics_,
                    "a `preflight probe --json` document from a node of the cluster: its NICs' summed line rate is "
                    "the ceiling for the inter-node fit, or the inter-node level itself without an inter-node sweep "
-                   "(predictions across nodes then lower bounds); needs --from");
+                   "(predictions across nodes then lower bounds); where it shows NVLS or CollNet on every node, "
+                   "the model adds them (modelled, marked in_switch); needs --from");
     app.add_option("--inter-bw-factor", interBwFactor_,
                    "what-if: the inter-node bandwidth as a multiple of the measured one (0.25 = 4x slower links)")
         ->capture_default_str();
@@ -109,7 +110,11 @@ class ScaleCommand final : public Command {
       std::vector<scaling::LevelFit> levels;
       for (const std::string& f : from_) levels.push_back(scaling::levelFromSweep(readReport(f), f));
       model = scaling::fabricModelFromLevels(std::move(levels));
-      if (!nics_.empty()) scaling::addNics(model, scaling::nicsFromProbe(readReport(nics_), nics_));
+      if (!nics_.empty()) {
+        const RunReport probe = readReport(nics_);
+        scaling::addNics(model, scaling::nicsFromProbe(probe, nics_));
+        model.inSwitch = scaling::inSwitchFromProbe(probe, nics_);
+      }
       if (interBwFactor_ != 1.0 && !model.inter)
         throw UsageError(
             "--inter-bw-factor needs an inter-node level: a sweep across two or more nodes in --from, or --nics");

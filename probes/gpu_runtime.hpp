@@ -25,6 +25,8 @@ struct RuntimeGpu {
   std::optional<int> pcieGen, pcieWidth, pcieGenMax, pcieWidthMax;
   std::vector<std::string> nvlinkPeers;  ///< remote PCI bus id per active NVLink (NVSwitch ids included)
   int nvlinkActive = 0;
+  /// NVSwitch multicast/reduction (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED): NCCL's NVLS algorithms can run.
+  std::optional<bool> multicast;
 };
 
 struct GpuRuntime {

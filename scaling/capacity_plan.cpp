@@ -10,6 +10,19 @@
 
 namespace pf::scaling {
 
+namespace {
+
+bool usesInSwitch(const Json& metrics) {
+  const auto p = metrics.find("predictions");
+  if (p == metrics.end()) return false;
+  for (const Json& at : *p)
+    for (const Json& b : at["buckets"])
+      if (b.value("in_switch", false)) return true;
+  return false;
+}
+
+}  // namespace
+
 void addCapacityPlan(Result& r, const Json& rows, const TrainerSpec& spec, const FabricModel& model,
                      const std::vector<std::string>& predict) {
   const Json* ref = &rows[0];  // the smallest world size: predictions start from its compute time
@@ -30,6 +43,12 @@ void addCapacityPlan(Result& r, const Json& rows, const TrainerSpec& spec, const
     r.evidence.push_back({"inter-node communication fitted to", model.inter->source, "", "--from"});
   if (model.nics && !model.interFromLineRate)
     r.evidence.push_back({"NICs the inter-node fit is compared with", model.nics->describe(), "", "--nics"});
+  if (model.inSwitch) {
+    const InSwitchReductions& s = *model.inSwitch;
+    r.evidence.push_back({"NVLS (NVLink SHARP)", (s.nvls ? "modelled: " : "not modelled: ") + s.nvlsWhy, "", s.source});
+    r.evidence.push_back(
+        {"CollNet (SHARP)", (s.collNet ? "modelled: " : "not modelled: ") + s.collNetWhy, "", s.source});
+  }
 
   std::vector<Allocation> at;
   for (const std::string& p : predict) at.push_back(parseAllocation(p, ranksPerNode));
@@ -45,6 +64,10 @@ void addCapacityPlan(Result& r, const Json& rows, const TrainerSpec& spec, const
   r.metrics["buckets"] = bucketAdvice(*ref, spec, model, plan);
 
   const bool acrossNodes = std::any_of(at.begin(), at.end(), [](const Allocation& a) { return a.nodes > 1; });
+  if (usesInSwitch(r.metrics))
+    r.message +=
+        "; some buckets use NVLS/CollNet, whose costs are modelled from the bytes moved at the ring "
+        "sweeps' bandwidths, not measured (in_switch in the predictions)";
   if (acrossNodes && !model.inter)
     r.message += "; no inter-node sweep in --from: predictions across nodes assume the intra-node fabric";
   if (acrossNodes && model.interFromLineRate)

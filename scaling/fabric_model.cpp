@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "pf/error.hpp"
 
@@ -48,22 +49,43 @@ Allocation parseAllocation(const std::string& text, int ranksPerNode) {
   return a;
 }
 
+namespace {
+
+// One algorithm's cost at the level that bounds it; allReduce() keeps the cheapest, as NCCL's tuner picks.
+struct Candidate {
+  Terms t;
+  bool inter = false;
+  const char* algorithm = "";
+  bool inSwitch = false;
+};
+
+void keepCheaper(std::optional<Candidate>& best, const Candidate& c) {
+  if (!best || c.t.total() < best->t.total()) best = c;
+}
+
+}  // namespace
+
 AllReduceCost FabricModel::allReduce(double bytes, const Allocation& a) const {
   const int n = a.ranks();
   if (n <= 1) return {};
   // Within one node, or only one level measured (it then serves every allocation; the caller says so).
   const bool acrossNodes = a.nodes > 1 && inter;
   const double n1 = n - 1.0, steps = 2.0 * n1, perStep = bytes / n;
+  const bool nvls = inSwitch && inSwitch->nvls && a.ranksPerNode > 1;
+  std::optional<Candidate> best;
   if (!acrossNodes) {
     const bool useIntra = intra.has_value();
     const AlphaBeta& ab = fitFor(useIntra ? intra->fit : inter->fit, bytes);
     const double beta = useIntra ? ab.betaUsPerB : ab.betaUsPerB / interBandwidthFactor;
-    const Terms ring{steps * ab.alphaUs, steps * perStep * beta};
-    const Terms tree{2.0 * std::log2(static_cast<double>(n)) * ab.alphaUs, 2.0 * bytes * beta};
-    const bool useRing = ring.total() <= tree.total();
-    const Terms& t = useRing ? ring : tree;
-    return {t.total(),  t.latency, t.bandwidth, useIntra ? "intra-node" : "inter-node", useRing ? "ring" : "tree",
-            ab.relError};
+    keepCheaper(best, {{steps * ab.alphaUs, steps * perStep * beta}, !useIntra, "ring"});
+    keepCheaper(best, {{2.0 * std::log2(static_cast<double>(n)) * ab.alphaUs, 2.0 * bytes * beta}, !useIntra, "tree"});
+    // NVLS: the switch reads every GPU's share and multicasts the sum, so each GPU sends and receives
+    // S (1 + 1/n) over its NVLink ports in two phases, against the ring's 2 (n-1)/n S in 2 (n-1) steps.
+    if (nvls && useIntra && a.nodes == 1)
+      keepCheaper(best, {{2.0 * ab.alphaUs, (1.0 + 1.0 / n) * bytes * beta}, false, "nvls", true});
+    const Candidate& c = *best;
+    return {c.t.total(), c.t.latency, c.t.bandwidth, useIntra ? "intra-node" : "inter-node",
+            c.algorithm, ab.relError, c.inSwitch};
   }
   // Across nodes: a ring step lasts as long as its slowest hop.
   const AlphaBeta& e = fitFor(inter->fit, bytes);
@@ -74,20 +96,34 @@ AllReduceCost FabricModel::allReduce(double bytes, const Allocation& a) const {
     intraAlpha = i.alphaUs, intraBeta = i.betaUsPerB, intraErr = i.relError;
   }
   const bool ringInter = e.alphaUs + perStep * interBeta >= intraAlpha + perStep * intraBeta;
-  const Terms ring = ringInter ? Terms{steps * e.alphaUs, steps * perStep * interBeta}
-                               : Terms{steps * intraAlpha, steps * perStep * intraBeta};
+  keepCheaper(best, ringInter ? Candidate{{steps * e.alphaUs, steps * perStep * interBeta}, true, "ring"}
+                              : Candidate{{steps * intraAlpha, steps * perStep * intraBeta}, false, "ring"});
   // The tree's pipeline also moves all S bytes through a chain inside each node: as slow as the slower level.
-  const bool treeInter = interBeta >= intraBeta;
-  const Terms tree{2.0 * std::log2(static_cast<double>(n)) * e.alphaUs, 2.0 * bytes * std::max(interBeta, intraBeta)};
-  const bool useRing = ring.total() <= tree.total();
-  const Terms& t = useRing ? ring : tree;
-  const bool interBound = useRing ? ringInter : treeInter;
-  return {t.total(),
-          t.latency,
-          t.bandwidth,
-          interBound ? "inter-node" : "intra-node",
-          useRing ? "ring" : "tree",
-          interBound ? e.relError : intraErr};
+  const double treeAlpha = 2.0 * std::log2(static_cast<double>(n)) * e.alphaUs;
+  keepCheaper(best, {{treeAlpha, 2.0 * bytes * std::max(interBeta, intraBeta)}, interBeta >= intraBeta, "tree"});
+  const double nodes = a.nodes, r = a.ranksPerNode;
+  if (nvls) {
+    // NVLS_TREE: NVLS inside each node, a tree between the nodes (2 S through each node's NICs).
+    const double inside = (1.0 + 1.0 / r) * intraBeta, between = 2.0 * interBeta;
+    keepCheaper(best, {{2.0 * intraAlpha + 2.0 * std::log2(nodes) * e.alphaUs, bytes * std::max(inside, between)},
+                       between >= inside,
+                       "nvls_tree",
+                       true});
+  }
+  if (inSwitch && inSwitch->collNet) {
+    // CollNet (direct): a reduce-scatter inside the node, each share summed by the network switches (each
+    // node's NICs send S and receive S once, whatever the node count), then an all-gather inside the node.
+    const double inside = 2.0 * (r - 1.0) / r * intraBeta;
+    keepCheaper(best, {{2.0 * e.alphaUs + 2.0 * (r - 1.0) * intraAlpha, bytes * std::max(inside, interBeta)},
+                       interBeta >= inside,
+                       "collnet",
+                       true});
+  }
+  const Candidate& c = *best;
+  return {c.t.total(),   c.t.latency,
+          c.t.bandwidth, c.inter ? "inter-node" : "intra-node",
+          c.algorithm,   c.inter ? e.relError : intraErr,
+          c.inSwitch};
 }
 
 FabricModel fabricModelFromLevels(std::vector<LevelFit> levels) {

@@ -13,7 +13,8 @@
 //         Each node sends one ring edge to the next node whatever N is, so the inter-node hop's cost per step
 //         does not grow with N; only the step count does.
 //   tree: 2 log2(n) alpha_inter + 2 S beta_inter (reduce then broadcast, pipelined, bounded by the network)
-// and the faster of the two, as NCCL's tuner picks. Within one node (N = 1) only the intra-node level counts.
+//   NVLS, NVLS_TREE and CollNet where the probes say they exist (in_switch.hpp; fabric_model.cpp has the terms)
+// and the fastest, as NCCL's tuner picks. Within one node (N = 1) only the intra-node level counts.
 // The inter-node fit comes from a sweep over 2 nodes, read through the same ring formula at its n: its alpha
 // and beta are those of the slowest hop, the network, which is what the ring's steps wait for.
 // Sources: Thakur, Rabenseifner & Gropp 2005 (alpha-beta costs of ring and tree all-reduce); NCCL's
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "in_switch.hpp"
 #include "nic_rates.hpp"
 #include "perf_model.hpp"
 
@@ -52,8 +54,9 @@ struct AllReduceCost {
   double us = 0;
   double latencyUs = 0, bandwidthUs = 0;  ///< the chosen algorithm's two terms, at the bounding level
   std::string level;                      ///< "intra-node" or "inter-node"
-  std::string algorithm;                  ///< "ring" or "tree"
+  std::string algorithm;                  ///< "ring", "tree", or in-switch: "nvls", "nvls_tree", "collnet"
   double relError = 0;                    ///< the bounding level's fit error (largest relative residual)
+  bool inSwitch = false;                  ///< NVLS or CollNet: modelled, never measured by a sweep here
 };
 
 struct FabricModel {
@@ -65,6 +68,9 @@ struct FabricModel {
   /// The inter-node level is the NICs' line rate with the intra-node latency, not a sweep: across nodes every
   /// prediction is then a lower bound on time.
   bool interFromLineRate = false;
+  /// NVLS and CollNet, where a probe document says every node has them (in_switch.hpp). Each joins ring and
+  /// tree as a candidate, costed from the bytes each GPU and each NIC moves at the fitted levels' bandwidths.
+  std::optional<InSwitchReductions> inSwitch;
 
   /// The cost at `a`. With only one level fitted, it serves every allocation (say so: `singleLevel()`).
   AllReduceCost allReduce(double bytes, const Allocation& a) const;

@@ -127,6 +127,7 @@ Json predictRows(const Json& base, const TrainerSpec& spec, const FabricModel& m
                              {"us", c.us},
                              {"level", c.level},
                              {"algorithm", c.algorithm},
+                             {"in_switch", c.inSwitch},
                              {"bound", c.latencyUs > c.bandwidthUs ? "latency" : "bandwidth"}});
       if (c.us > worst) worst = c.us, bottleneck = c.level;
     }
@@ -210,6 +211,11 @@ Json modelToJson(const FabricModel& m) {
                        {"hosts", n.hosts},
                        {"source", n.source},
                        {"probe_warning", n.caveat.empty() ? Json() : Json(n.caveat)}};
+    if (m.inSwitch)
+      out["in_switch"] = Json{
+          {"nvls", m.inSwitch->nvls},       {"nvls_evidence", m.inSwitch->nvlsWhy},
+          {"collnet", m.inSwitch->collNet}, {"collnet_evidence", m.inSwitch->collNetWhy},
+          {"source", m.inSwitch->source},   {"measured", false}};  // costed from bytes moved; no sweep here ran them
     if (const double f = lineRateFraction(m); f > 0) {
       out["inter_node"]["achieved_gbit"] = f * n.gbitTotal;
       out["inter_node"]["line_rate_fraction"] = f;
@@ -227,6 +233,7 @@ Json bucketAdvice(const Json& base, const TrainerSpec& spec, const FabricModel& 
                                   {"bandwidth_us", c.bandwidthUs},
                                   {"level", c.level},
                                   {"algorithm", c.algorithm},
+                                  {"in_switch", c.inSwitch},
                                   {"bound", c.latencyUs > c.bandwidthUs ? "latency" : "bandwidth"}});
   }
   // Caps from 64 KiB to 256 MiB, and the run's own; fewer, larger buckets pay alpha less often but start later.

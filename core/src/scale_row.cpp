@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "pf/error.hpp"
 #include "pf/json_field.hpp"
 
@@ -69,6 +71,11 @@ ScaleSummary scaleSummaryFromResult(const Result& r) {
       x.efficiency_high = get(p, "efficiency_high", x.efficiency);
       x.bottleneck = get(p, "bottleneck", std::string());
       x.lower_bound = get(p, "lower_bound", false);
+      for (const Json& b : p.value("buckets", Json::array()))
+        if (b.is_object() && get(b, "in_switch", false)) {
+          const std::string a = get(b, "algorithm", std::string());
+          if (std::find(x.in_switch.begin(), x.in_switch.end(), a) == x.in_switch.end()) x.in_switch.push_back(a);
+        }
       s.predictions.push_back(std::move(x));
     }
   if (r.metrics.contains("prediction_max_abs_error") && r.metrics.at("prediction_max_abs_error").is_number())

@@ -40,6 +40,7 @@ void addRuntime(Json& row, const RuntimeGpu& g, Findings& f) {
   if (g.pcieGen) row["nvml_pcie_gen"] = *g.pcieGen;
   if (g.pcieWidth) row["nvml_pcie_width"] = *g.pcieWidth;
   row["nvlink_active"] = g.nvlinkActive;
+  if (g.multicast) row["multicast_supported"] = *g.multicast;
   if (g.eccUncorrectedVolatile.value_or(0) > 0)
     f.add(Status::kFail,
           fmt::format("GPU {} ({}) has {} uncorrected ECC errors since the driver loaded", g.index, g.pciBusId,

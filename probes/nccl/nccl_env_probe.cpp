@@ -94,6 +94,7 @@ void checkAgainstNode(const SystemView& sys, const NcclSettings& s, const NcclLi
 void checkPlugin(const SystemView& sys, const NcclSettings& s, Result& r, Findings& f) {
   NetPluginLookup p = findNetPlugin(sys, s.get("NCCL_NET_PLUGIN"));
   r.params["net_plugin"] = p.disabled ? Json("none (disabled)") : p.loaded.empty() ? Json() : Json(p.loaded);
+  r.params["collnet_plugin"] = p.collNet.empty() ? Json() : Json(p.collNet);  // capacity model: CollNet possible
   addEvidence(r, "net plugin", r.params["net_plugin"],
               p.disabled ? "NCCL_NET_PLUGIN=none"
                          : fmt::format("tried {}{}", fmt::join(p.candidates, ", "),

@@ -107,6 +107,11 @@ NetPluginLookup findNetPlugin(const SystemView& sys, const std::optional<std::st
     if (h) {
       link_map* map = nullptr;
       p.loaded = (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name) ? map->l_name : c;
+      // NCCL looks for the newest ncclCollNetPlugin_vN it knows; any version means the plugin offers CollNet.
+      for (int v = 12; v >= 2 && p.collNet.empty(); --v) {
+        const std::string sym = "ncclCollNetPlugin_v" + std::to_string(v);
+        if (dlsym(h, sym.c_str())) p.collNet = sym;
+      }
       dlclose(h);
       return p;
     }

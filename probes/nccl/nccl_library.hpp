@@ -35,6 +35,9 @@ struct NetPluginLookup {
   std::string loaded;                   ///< the first that loads (live) or exists (tree); empty when none
   bool disabled = false;                ///< NCCL_NET_PLUGIN=none
   std::string error;                    ///< dlerror() of the last candidate when none loaded
+  /// The CollNet entry point the loaded plugin exports ("ncclCollNetPlugin_v8": NCCL's in-network reduction,
+  /// SHARP's plugin has one); empty when it exports none or the node is a captured tree (not loaded).
+  std::string collNet;
 };
 
 NetPluginLookup findNetPlugin(const SystemView& sys, const std::optional<std::string>& value);

@@ -60,6 +60,11 @@ Section capacityPlan(const Result& scale) {
         "At {} ranks the model predicts a step of {:.1f} us, {:.1f} samples/s and a scaling efficiency of {:.2f}.",
         far.ranks, far.step_us, far.throughput_sps, far.efficiency));
   }
+  if (std::any_of(s.predictions.begin(), s.predictions.end(), [](const auto& p) { return !p.in_switch.empty(); }))
+    sec.headline.push_back(
+        "Some predictions use NCCL's in-switch reductions (NVLS, CollNet), which the probe document shows on every "
+        "node: their costs come from the bytes each GPU and NIC moves at the swept bandwidths, not from a sweep "
+        "that ran them.");
   if (std::any_of(s.predictions.begin(), s.predictions.end(), [](const auto& p) { return p.lower_bound; }))
     sec.headline.push_back(
         "No inter-node sweep was given: across nodes the model takes the network at the NICs' line rate (from the "

@@ -4,6 +4,7 @@
 // `preflight scale` in the terminal: one line per world size (throughput, step time, where it went, E(N) with
 // its spread, whether the parameters agreed), the predicted sizes, then the verdict line.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "pf/scale_row.hpp"
 #include "text_view.hpp"
@@ -37,6 +38,7 @@ class ScaleText final : public TextView {
         if (p.efficiency_low != p.efficiency_high)
           s += fmt::format(" ({:.3f}-{:.3f})", p.efficiency_low, p.efficiency_high);
         if (!p.bottleneck.empty()) s += fmt::format(", bound by the {} level", p.bottleneck);
+        if (!p.in_switch.empty()) s += fmt::format("; {} modelled, not measured", fmt::join(p.in_switch, "/"));
         s += p.lower_bound ? "; a lower bound (network at the NICs' line rate)\n" : "\n";
       }
       s += fmt::format("{}: {}\n", toString(r.status), r.message);

@@ -40,6 +40,9 @@ struct ScalePrediction {
   double step_us_low = 0, step_us_high = 0, efficiency_low = 0, efficiency_high = 0;
   std::string bottleneck;    ///< "inter-node" or "intra-node": the level bounding the costliest bucket
   bool lower_bound = false;  ///< the network was taken at the NICs' line rate (no inter-node sweep)
+  /// NCCL's in-switch algorithms its buckets use ("nvls", "nvls_tree", "collnet"): costed by the model from the
+  /// bytes moved, never measured by a sweep; empty when none (and in older documents).
+  std::vector<std::string> in_switch;
 };
 
 /// The model's prediction of a measured size (from the smallest), beside what was measured (metrics.validation).

@@ -294,6 +294,17 @@ TEST(GpuProbe, FewerCudaGpusThanOnTheBusFailsUnlessTheProcessIsLimited) {
   EXPECT_TRUE(has(lost.message, "CUDA sees 1 of the 2 GPUs on the PCI bus")) << lost.message;
 }
 
+TEST(GpuProbe, TheDriversMulticastAnswerIsRecordedOnlyWhenItGaveOne) {  // NVLS in the model: in_switch.hpp
+  const fs::path tree = fs::path(PF_FIXTURES) / "ib-ndr-8hca";
+  const std::string bdf = runFixture("gpu", "ib-ndr-8hca").rows.at(3)["bdf"];
+  Environment env;
+  env.set("CUDA_VISIBLE_DEVICES", "3");
+  auto rt = std::make_shared<GpuRuntime>(*cudaSeesOnly(bdf));
+  EXPECT_FALSE(runWithRuntime("gpu", SystemView(tree, env), rt).rows.at(3).contains("multicast_supported"));
+  rt->gpus[0].multicast = true;
+  EXPECT_EQ(runWithRuntime("gpu", SystemView(tree, env), rt).rows.at(3)["multicast_supported"], true);
+}
+
 TEST(P2pAndTopo, PathsFromPciAncestry) {
   Result p = runFixture("p2p", "ib-ndr-8hca");
   EXPECT_EQ(p.metrics["gpu_count"], 8);

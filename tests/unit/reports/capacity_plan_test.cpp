@@ -62,6 +62,18 @@ TEST(CapacityPlan, AnswersFromTheDocumentsFigures) {
   EXPECT_EQ(s.headline[3], "The model's best bucket cap at 64 ranks is 100 MiB (this run used 25 MiB).");
 }
 
+TEST(CapacityPlan, ModelledInSwitchReductionsAreSaidToBeModelled) {
+  Result r = plannedScale();
+  EXPECT_EQ(capacityPlan(r).headline.size(), 4u);  // no bucket in the switch: no sentence about it
+  r.metrics["predictions"][0]["buckets"] =
+      Json::array({Json{{"bytes", 4096.0}, {"algorithm", "tree"}, {"in_switch", false}},
+                   Json{{"bytes", 26214400.0}, {"algorithm", "nvls_tree"}, {"in_switch", true}}});
+  const Section s = capacityPlan(r);
+  ASSERT_EQ(s.headline.size(), 5u);
+  EXPECT_NE(s.headline[1].find("in-switch reductions (NVLS, CollNet)"), std::string::npos) << s.headline[1];
+  EXPECT_NE(s.headline[1].find("not from a sweep that ran them"), std::string::npos) << s.headline[1];
+}
+
 TEST(CapacityPlan, NoPlanWithoutTheModel) {
   Result r = plannedScale();
   r.metrics = Json::object();
