@@ -51,6 +51,10 @@ Allocation parseAllocation(const std::string& text, int ranksPerNode) {
 
 namespace {
 
+// NVLS's start-up: NCCL's tuner takes 25 us on NVLink for it (hwLat[NVLINK][NVLS][SIMPLE] in src/graph/tuning.cc,
+// NCCL 2.2x) against 3.4 us per ring step; two of the swept intra-node steps are the floor when they are slower.
+constexpr double kNvlsLatencyUs = 25.0;
+
 // One algorithm's cost at the level that bounds it; allReduce() keeps the cheapest, as NCCL's tuner picks.
 struct Candidate {
   Terms t;
@@ -82,7 +86,8 @@ AllReduceCost FabricModel::allReduce(double bytes, const Allocation& a) const {
     // NVLS: the switch reads every GPU's share and multicasts the sum, so each GPU sends and receives
     // S (1 + 1/n) over its NVLink ports in two phases, against the ring's 2 (n-1)/n S in 2 (n-1) steps.
     if (nvls && useIntra && a.nodes == 1)
-      keepCheaper(best, {{2.0 * ab.alphaUs, (1.0 + 1.0 / n) * bytes * beta}, false, "nvls", true});
+      keepCheaper(best,
+                  {{std::max(kNvlsLatencyUs, 2.0 * ab.alphaUs), (1.0 + 1.0 / n) * bytes * beta}, false, "nvls", true});
     const Candidate& c = *best;
     return {c.t.total(), c.t.latency, c.t.bandwidth, useIntra ? "intra-node" : "inter-node",
             c.algorithm, ab.relError, c.inSwitch};
@@ -105,10 +110,8 @@ AllReduceCost FabricModel::allReduce(double bytes, const Allocation& a) const {
   if (nvls) {
     // NVLS_TREE: NVLS inside each node, a tree between the nodes (2 S through each node's NICs).
     const double inside = (1.0 + 1.0 / r) * intraBeta, between = 2.0 * interBeta;
-    keepCheaper(best, {{2.0 * intraAlpha + 2.0 * std::log2(nodes) * e.alphaUs, bytes * std::max(inside, between)},
-                       between >= inside,
-                       "nvls_tree",
-                       true});
+    const double start = std::max(kNvlsLatencyUs, 2.0 * intraAlpha) + 2.0 * std::log2(nodes) * e.alphaUs;
+    keepCheaper(best, {{start, bytes * std::max(inside, between)}, between >= inside, "nvls_tree", true});
   }
   if (inSwitch && inSwitch->collNet) {
     // CollNet (direct): a reduce-scatter inside the node, each share summed by the network switches (each
