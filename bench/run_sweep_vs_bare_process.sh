@@ -3,8 +3,9 @@
 # The process-level comparison: `preflight sweep all_reduce` as users start it, against a bare MPI_Allreduce
 # program (bench/bare_allreduce.cpp) timed the same way, in alternated runs (bare, sweep, bare, sweep, ...; the
 # order flips every run so neither always goes first), each its own mpirun. Prints per size the median time per
-# operation of each and the median of the per-run ratios. The in-process comparison (run_sweep_vs_bare.sh)
-# cannot see what differs between the processes: launch flags, binding, buffers, start-up.
+# operation of each, the median of the per-run ratios and a bootstrap interval for that median. The in-process
+# comparison (run_sweep_vs_bare.sh) cannot see what differs between the processes: launch flags, binding,
+# buffers, start-up.
 # Usage: bench/run_sweep_vs_bare_process.sh [RUNS=7] [NP=2] [extra mpirun args...]
 # Set SWEEP_LAUNCH=local to start the sweep with --local-ranks NP (its own relaunch) instead of the same mpirun.
 set -euo pipefail
@@ -37,15 +38,32 @@ run_sweep() {
     "${s[@]}" --local-ranks "$np" >/dev/null && "${l[@]}" --local-ranks "$np" >/dev/null
   else "${launch[@]}" "${s[@]}" >/dev/null && "${launch[@]}" "${l[@]}" >/dev/null; fi
 }
+# CONTROL=1 adds an A/A comparison: the bare program a second time in every run (first in one run, last in the
+# next), so the same statistics of bare against itself show how far two identical programs drift apart here.
+control=${CONTROL:-0}
 for ((r = 0; r < runs; r++)); do
-  if ((r % 2 == 0)); then run_bare "$r"; run_sweep "$r"; else run_sweep "$r"; run_bare "$r"; fi
+  if ((r % 2 == 0)); then
+    ((control)) && run_bare "a$r"
+    run_bare "$r"; run_sweep "$r"
+  else
+    run_sweep "$r"; run_bare "$r"
+    ((control)) && run_bare "a$r"
+  fi
 done
-/usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "${sizes[@]}" <<'PY'
-import json, statistics, sys
-tmp, runs, np, how, sizes = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], [int(s) for s in sys.argv[5:]]
+/usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${sizes[@]}" <<'PY'
+import json, random, statistics, sys
+tmp, runs, np, how, control = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1"
+sizes = [int(s) for s in sys.argv[6:]]
 bare = {s: [] for s in sizes}; sweep = {s: [] for s in sizes}; ratio = {s: [] for s in sizes}
+same = {s: [] for s in sizes}
+def times(path):
+    return dict((int(l.split()[0]), float(l.split()[1])) for l in open(path))
 for r in range(runs):
-    b = dict((int(l.split()[0]), float(l.split()[1])) for l in open(f"{tmp}/bare.{r}"))
+    b = times(f"{tmp}/bare.{r}")
+    if control:
+        a = times(f"{tmp}/bare.a{r}")
+        for s in sizes:
+            same[s].append(a[s] / b[s])
     w = {}
     for part in ("s", "l"):
         doc = json.load(open(f"{tmp}/sweep-{part}.{r}.json"))
@@ -53,10 +71,23 @@ for r in range(runs):
                   if row.get("placement") == "out" and row.get("cycle", 0) == 0})
     for s in sizes:
         bare[s].append(b[s]); sweep[s].append(w[s]); ratio[s].append(w[s] / b[s])
+# How far the set's median ratio itself can move: a percentile bootstrap over the runs (2,000 resamples, fixed
+# seed). On a 2-vCPU VM single runs scatter by tens of per cent, and an interval wider than +-2% means this set
+# cannot decide a 2% question either way; more runs narrow it.
+rng = random.Random(1)
+def interval(xs):
+    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(2000))
+    return meds[50], meds[1949]
 print(f"# preflight sweep ({how} launch) vs a bare MPI_Allreduce program, {np} ranks, {runs} alternated runs, medians")
-print(f"{'size (B)':>10} {'bare (us)':>11} {'sweep (us)':>11} {'ratio':>7} {'ratio min-max':>15}")
+print(f"{'size (B)':>10} {'bare (us)':>11} {'sweep (us)':>11} {'ratio':>7} {'95% interval':>14} {'ratio min-max':>15}"
+      + (f" {'bare/bare':>10} {'95% interval':>14}" if control else ""))
 for s in sizes:
     m = statistics.median
-    print(f"{s:>10} {m(bare[s]):>11.3f} {m(sweep[s]):>11.3f} {m(ratio[s]):>7.3f} "
-          f"{min(ratio[s]):>7.3f}-{max(ratio[s]):.3f}")
+    lo, hi = interval(ratio[s])
+    line = (f"{s:>10} {m(bare[s]):>11.3f} {m(sweep[s]):>11.3f} {m(ratio[s]):>7.3f} {lo:>6.3f}-{hi:.3f} "
+            f"{min(ratio[s]):>7.3f}-{max(ratio[s]):.3f}")
+    if control:
+        clo, chi = interval(same[s])
+        line += f" {m(same[s]):>10.3f} {clo:>6.3f}-{chi:.3f}"
+    print(line)
 PY
