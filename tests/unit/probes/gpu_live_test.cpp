@@ -42,6 +42,10 @@ TEST(GpuLive, GpuProbeAgreesWithTheRuntime) {
     ++visible;
     ASSERT_TRUE(row.contains("memory_bytes")) << row.dump();
     EXPECT_GT(row["memory_bytes"].get<long long>(), 0);
+    // Drivers from CUDA 12.1 on know CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED: an answer, yes or no (NVLS).
+    if (rt.driverVersion >= 12010) {
+      EXPECT_TRUE(row.contains("multicast_supported")) << row.dump();
+    }
   }
   EXPECT_EQ(visible, static_cast<int>(rt.gpus.size()));
 }
