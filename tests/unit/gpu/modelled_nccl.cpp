@@ -8,9 +8,9 @@
 // and receives run rank after rank: rank 0 completes its receives, then rank 1, ... That is one order NCCL may
 // choose, and the one in which a buffer that is both sent and received in one group (which NCCL does not
 // support) hands a peer data already overwritten.
-// Reductions cover the integer types, float and double; NCCL's avg on floating types multiplies each
-// contribution by 1/n before summing, on integers it divides the sum. Half and bfloat16 are reduced only at one
-// rank (where the result is the input); over several ranks the call is refused.
+// Reductions cover every type NCCL has, in rank order; NCCL's avg on floating types multiplies each contribution
+// by 1/n before summing, on integers it divides the sum. Half and bfloat16 are computed in float and rounded to
+// their 16 bits after every step (reduce() below).
 #include <nccl.h>
 
 #include <algorithm>
@@ -115,28 +115,73 @@ void runRound(ncclComm* c, long op, Part mine,
   write(out);
 }
 
+// How the model holds an element while it reduces: plain types as themselves; half and bfloat16 widened to
+// float and rounded back to 16 bits after every step, as NCCL's kernels round each partial result. Half goes
+// through the compiler's _Float16 and bfloat16 through its bit layout (the top half of a float, rounded to
+// nearest even), not through the converters of collectives/verify.cpp that the checks under test use.
 template <typename T>
-void reduce(const std::vector<Part>& parts, size_t offset, size_t count, ncclRedOp_t op, T* out) {
+struct Plain {
+  using Stored = T;
+  using Wide = T;
+  static Wide load(T v) { return v; }
+  static T store(Wide w) { return static_cast<T>(w); }
+};
+struct Half {
+  using Stored = uint16_t;
+  using Wide = float;
+  static float load(uint16_t b) {
+    _Float16 h;
+    std::memcpy(&h, &b, sizeof b);
+    return static_cast<float>(h);
+  }
+  static uint16_t store(float f) {
+    const auto h = static_cast<_Float16>(f);
+    uint16_t b;
+    std::memcpy(&b, &h, sizeof b);
+    return b;
+  }
+};
+struct Bfloat16 {
+  using Stored = uint16_t;
+  using Wide = float;
+  static float load(uint16_t b) {
+    const uint32_t u = static_cast<uint32_t>(b) << 16;
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+  }
+  static uint16_t store(float f) {  // the inputs are finite: no NaN case
+    uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    u += 0x7FFFu + ((u >> 16) & 1u);
+    return static_cast<uint16_t>(u >> 16);
+  }
+};
+
+template <typename C>
+void reduce(const std::vector<Part>& parts, size_t offset, size_t count, ncclRedOp_t op, typename C::Stored* out) {
+  using W = typename C::Wide;
+  constexpr bool kFloating = std::is_floating_point_v<W>;
   const auto n = static_cast<int>(parts.size());
-  auto in = [&](size_t q, size_t i) { return static_cast<const T*>(parts[q].send)[offset + i]; };
+  const W inv = kFloating ? static_cast<W>(W(1) / static_cast<W>(n)) : W(0);
+  auto in = [&](size_t q, size_t i) {
+    return C::load(static_cast<const typename C::Stored*>(parts[q].send)[offset + i]);
+  };
+  auto rounded = [](W v) { return C::load(C::store(v)); };  // a partial result as the type holds it
   for (size_t i = 0; i < count; ++i) {
-    T acc =
-        op == ncclAvg && std::is_floating_point_v<T> ? static_cast<T>(in(0, i) * (T(1) / static_cast<T>(n))) : in(0, i);
+    W acc = op == ncclAvg && kFloating ? rounded(in(0, i) * inv) : in(0, i);
     for (size_t q = 1; q < parts.size(); ++q) {
-      const T v = in(q, i);
+      const W v = in(q, i);
       switch (op) {
-        case ncclProd: acc = static_cast<T>(acc * v); break;
+        case ncclProd: acc = rounded(acc * v); break;
         case ncclMax: acc = std::max(acc, v); break;
         case ncclMin: acc = std::min(acc, v); break;
-        case ncclAvg:
-          acc = std::is_floating_point_v<T> ? static_cast<T>(acc + v * (T(1) / static_cast<T>(n)))
-                                            : static_cast<T>(acc + v);
-          break;
-        default: acc = static_cast<T>(acc + v);
+        case ncclAvg: acc = kFloating ? rounded(acc + rounded(v * inv)) : rounded(acc + v); break;
+        default: acc = rounded(acc + v);
       }
     }
-    if (op == ncclAvg && !std::is_floating_point_v<T>) acc = static_cast<T>(acc / static_cast<T>(n));
-    out[i] = acc;
+    if (op == ncclAvg && !kFloating) acc = static_cast<W>(acc / static_cast<W>(n));
+    out[i] = C::store(acc);
   }
 }
 
@@ -144,22 +189,17 @@ void reduce(const std::vector<Part>& parts, size_t offset, size_t count, ncclRed
 void reduceAny(ncclDataType_t t, const std::vector<Part>& parts, size_t offset, size_t count, ncclRedOp_t op,
                void* out) {
   switch (t) {
-    case ncclInt8: reduce(parts, offset, count, op, static_cast<int8_t*>(out)); return;
-    case ncclUint8: reduce(parts, offset, count, op, static_cast<uint8_t*>(out)); return;
-    case ncclInt32: reduce(parts, offset, count, op, static_cast<int32_t*>(out)); return;
-    case ncclUint32: reduce(parts, offset, count, op, static_cast<uint32_t*>(out)); return;
-    case ncclInt64: reduce(parts, offset, count, op, static_cast<int64_t*>(out)); return;
-    case ncclUint64: reduce(parts, offset, count, op, static_cast<uint64_t*>(out)); return;
-    case ncclFloat32: reduce(parts, offset, count, op, static_cast<float*>(out)); return;
-    case ncclFloat64: reduce(parts, offset, count, op, static_cast<double*>(out)); return;
-    default:  // half and bfloat16: one contribution is the result; more are refused at the call
-      std::memcpy(out, static_cast<const char*>(parts[0].send) + offset * bytesOf(t), count * bytesOf(t));
+    case ncclInt8: return reduce<Plain<int8_t>>(parts, offset, count, op, static_cast<int8_t*>(out));
+    case ncclUint8: return reduce<Plain<uint8_t>>(parts, offset, count, op, static_cast<uint8_t*>(out));
+    case ncclInt32: return reduce<Plain<int32_t>>(parts, offset, count, op, static_cast<int32_t*>(out));
+    case ncclUint32: return reduce<Plain<uint32_t>>(parts, offset, count, op, static_cast<uint32_t*>(out));
+    case ncclInt64: return reduce<Plain<int64_t>>(parts, offset, count, op, static_cast<int64_t*>(out));
+    case ncclUint64: return reduce<Plain<uint64_t>>(parts, offset, count, op, static_cast<uint64_t*>(out));
+    case ncclFloat16: return reduce<Half>(parts, offset, count, op, static_cast<uint16_t*>(out));
+    case ncclBfloat16: return reduce<Bfloat16>(parts, offset, count, op, static_cast<uint16_t*>(out));
+    case ncclFloat32: return reduce<Plain<float>>(parts, offset, count, op, static_cast<float*>(out));
+    default: return reduce<Plain<double>>(parts, offset, count, op, static_cast<double*>(out));
   }
-}
-
-// Whether the model computes reductions of `t` over the communicator's ranks.
-bool modelledType(ncclComm* c, ncclDataType_t t) {
-  return c->clique->n == 1 || (t != ncclFloat16 && t != ncclBfloat16);
 }
 
 // Enqueues a collective whose output for rank `me` is `compute(parts)`, written to `recv` (nothing when empty).
@@ -248,7 +288,6 @@ const char* ncclGetLastError(ncclComm_t) { return "modelled: a peer stopped answ
 
 ncclResult_t ncclAllReduce(const void* s, void* r, size_t n, ncclDataType_t t, ncclRedOp_t op, ncclComm_t c,
                            cudaStream_t st) {
-  if (!m::modelledType(c, t)) return ncclInvalidArgument;
   return m::collective(c, st, s, r, [=](const std::vector<m::Part>& parts, int) {
     std::vector<char> out(n * m::bytesOf(t));
     m::reduceAny(t, parts, 0, n, op, out.data());
@@ -257,7 +296,6 @@ ncclResult_t ncclAllReduce(const void* s, void* r, size_t n, ncclDataType_t t, n
 }
 ncclResult_t ncclReduce(const void* s, void* r, size_t n, ncclDataType_t t, ncclRedOp_t op, int root, ncclComm_t c,
                         cudaStream_t st) {
-  if (!m::modelledType(c, t)) return ncclInvalidArgument;
   return m::collective(c, st, s, r, [=](const std::vector<m::Part>& parts, int me) {
     std::vector<char> out(me == root ? n * m::bytesOf(t) : 0);
     if (me == root) m::reduceAny(t, parts, 0, n, op, out.data());
@@ -266,7 +304,6 @@ ncclResult_t ncclReduce(const void* s, void* r, size_t n, ncclDataType_t t, nccl
 }
 ncclResult_t ncclReduceScatter(const void* s, void* r, size_t n, ncclDataType_t t, ncclRedOp_t op, ncclComm_t c,
                                cudaStream_t st) {
-  if (!m::modelledType(c, t)) return ncclInvalidArgument;
   return m::collective(c, st, s, r, [=](const std::vector<m::Part>& parts, int me) {
     std::vector<char> out(n * m::bytesOf(t));
     m::reduceAny(t, parts, static_cast<size_t>(me) * n, n, op, out.data());
