@@ -6,11 +6,11 @@
 
 #include <map>
 
+#include "nic_rates.hpp"
+
 namespace pf::scaling {
 
 namespace {
-
-using HostResults = std::map<std::string, const Result*>;  // probe key -> its result, on one host
 
 const Json* param(const HostResults& h, const char* key, const char* name) {
   const auto it = h.find(key);
@@ -62,10 +62,7 @@ std::string collNetMissing(const HostResults& h) {
 }  // namespace
 
 InSwitchReductions inSwitchFromProbe(const RunReport& probe, const std::string& path) {
-  std::map<std::string, HostResults> byHost;
-  for (const Result& r : probe.results)
-    if (r.kind == Kind::kProbe)
-      byHost[r.host.empty() ? fmt::format("rank {}", r.rank) : r.host].emplace(r.key, &r);  // first rank per host
+  const std::map<std::string, HostResults> byHost = probeResultsByHost(probe);
   InSwitchReductions out;
   out.source = path;
   if (byHost.empty()) {

@@ -90,13 +90,16 @@ std::string NicSet::describe() const {
                      transport == "sockets" ? "interface(s)" : "port(s)", gbitTotal, source, host);
 }
 
-NicSet nicsFromProbe(const RunReport& probe, const std::string& path) {
-  std::map<std::string, std::map<std::string, const Result*>> byHost;  // host -> probe key -> its result
+std::map<std::string, HostResults> probeResultsByHost(const RunReport& probe) {
+  std::map<std::string, HostResults> byHost;
   for (const Result& r : probe.results)
-    if (r.kind == Kind::kProbe) {
-      const std::string host = r.host.empty() ? fmt::format("rank {}", r.rank) : r.host;
-      byHost[host].emplace(r.key, &r);  // a host's first rank speaks for it
-    }
+    if (r.kind == Kind::kProbe)
+      byHost[r.host.empty() ? fmt::format("rank {}", r.rank) : r.host].emplace(r.key, &r);  // first rank wins
+  return byHost;
+}
+
+NicSet nicsFromProbe(const RunReport& probe, const std::string& path) {
+  const std::map<std::string, HostResults> byHost = probeResultsByHost(probe);
   if (byHost.empty())
     throw UsageError(
         fmt::format("--nics {}: no probe results in it; give the document of `preflight probe --json "

@@ -15,6 +15,7 @@
 // several nodes gives the slowest node's sum: the ring waits for it.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,11 @@ struct NicSet {
   double bytesPerUs() const { return gbitTotal * 125.0; }
   std::string describe() const;  ///< "8 InfiniBand/RoCE ports, 3000 Gb/s in all (probe.json, node dgx-1)"
 };
+
+/// A probe document's probe results by node: host (or "rank N" when a result names none) -> probe key -> the
+/// result of that node's first rank, which speaks for the node.
+using HostResults = std::map<std::string, const Result*>;
+std::map<std::string, HostResults> probeResultsByHost(const RunReport& probe);
 
 /// The NICs from a probe document. @throws UsageError naming the file when it is not a probe document or
 /// no node in it has a NIC with a known rate (what to run instead is in the message).
