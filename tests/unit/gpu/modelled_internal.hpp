@@ -14,8 +14,15 @@
 #include "modelled_runtime.hpp"
 
 struct CUstream_st {
-  std::deque<std::function<void()>> work;
-  bool stuck = false;  // holds work that never finishes
+  /// One item: `run` once `ready` (none: at once) allows; a wait for an event has only a `ready`.
+  struct Work {
+    std::function<bool()> ready;
+    std::function<void()> run;
+  };
+  std::deque<Work> work;
+  bool stuck = false;       // holds work that never finishes
+  long long enqueued = 0;   // items ever enqueued; an event's ticket is its record's number
+  long long completed = 0;  // items run
 };
 
 namespace pf::test::modelled::detail {
@@ -26,6 +33,8 @@ std::mutex& stateLock();
 void count(int State::*counter);
 /// Work on stream `s`, run when the host waits for it (the legacy stream, null: now, in order).
 void enqueue(cudaStream_t s, std::function<void()> f);
+/// Work on stream `s` that may not start before `ready()` is true.
+void enqueueWhen(cudaStream_t s, std::function<bool()> ready, std::function<void()> f);
 /// Marks `s` as holding work that never finishes.
 void stick(cudaStream_t s);
 /// Whether some stream holds work that never finishes.

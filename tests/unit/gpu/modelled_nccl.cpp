@@ -206,6 +206,12 @@ void reduceAny(ncclDataType_t t, const std::vector<Part>& parts, size_t offset, 
 ncclResult_t collective(ncclComm* c, cudaStream_t s, const void* send, void* recv,
                         std::function<std::vector<char>(const std::vector<Part>&, int me)> compute) {
   const long op = c->next++;
+  bool peerDies = false;
+  {
+    std::lock_guard lk(detail::stateLock());
+    peerDies = state().peerDies;
+  }
+  if (peerDies) detail::stick(s);
   detail::enqueue(s, [c, op, send, recv, compute = std::move(compute)] {
     Part mine;
     mine.send = send;

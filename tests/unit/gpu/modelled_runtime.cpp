@@ -21,6 +21,8 @@
 // The opaque handle type of the header, defined here (streams: modelled_internal.hpp).
 struct CUevent_st {
   double seconds = 0;
+  cudaStream_t stream = nullptr;  // where it was last recorded (null: the legacy stream, reached at once)
+  long long ticket = 0;           // the record's item number on that stream
 };
 
 namespace pf::test::modelled {
@@ -28,7 +30,7 @@ namespace {
 
 State g;
 std::mutex mu;  // guards g, pinned, stuckSeen
-// Pageable host-to-device copies staged by cudaMemcpy whose DMA has not landed: they land when the legacy
+// Pageable host-to-device copies staged by cudaMemcpy, and memsets, that have not landed: they land when the legacy
 // stream is next ordered with the host (a cudaMemcpy of another kind, a legacy stream wait). Per rank thread.
 thread_local std::vector<std::function<void()>> pendingLegacyDma;
 std::map<const char*, size_t> pinned;  // cudaHostAlloc'ed ranges: start -> bytes
@@ -46,17 +48,38 @@ void landLegacyDma() {
   pendingLegacyDma.clear();
 }
 
-// Runs the stream's work; false when it cannot finish.
-bool drain(cudaStream_t s) {
+// Streams made on this rank's thread. They run together when the host waits for one of them (another thread's
+// are that rank's to run).
+thread_local std::vector<cudaStream_t> myStreams;
+
+// Runs `s`'s next item if it may start; whether it ran.
+bool step(cudaStream_t s) {
+  if (s->stuck || s->work.empty()) return false;
+  CUstream_st::Work& w = s->work.front();
+  if (w.ready && !w.ready()) return false;
+  auto run = std::move(w.run);
+  s->work.pop_front();
+  if (run) run();
+  ++s->completed;
+  return true;
+}
+
+// Runs work until `s` has completed `ticket` items; false when it cannot get there (it is stuck, or waits on a
+// stream that is). The streams of this thread advance together, an item each in turn, as a GPU runs streams
+// concurrently: work that another stream's event does not hold back may run before the work enqueued ahead of it
+// elsewhere, so a missing cudaStreamWaitEvent shows.
+bool runUntil(cudaStream_t s, long long ticket) {
   if (s == nullptr) return landLegacyDma(), true;
-  if (s->stuck) return false;
-  while (!s->work.empty()) {
-    auto f = std::move(s->work.front());
-    s->work.pop_front();
-    f();
+  while (s->completed < ticket) {
+    bool progressed = step(s);
+    for (cudaStream_t other : myStreams)
+      if (other != s) progressed = step(other) || progressed;
+    if (!progressed) return false;
   }
   return true;
 }
+
+bool drain(cudaStream_t s) { return s == nullptr ? (landLegacyDma(), true) : runUntil(s, s->enqueued); }
 
 }  // namespace
 
@@ -79,7 +102,8 @@ void count(int State::*counter) {
   std::lock_guard lk(mu);
   ++(g.*counter);
 }
-void enqueue(cudaStream_t s, std::function<void()> f) {
+void enqueue(cudaStream_t s, std::function<void()> f) { enqueueWhen(s, nullptr, std::move(f)); }
+void enqueueWhen(cudaStream_t s, std::function<bool()> ready, std::function<void()> f) {
   if (s == nullptr) {  // the legacy stream: in order with the host here
     landLegacyDma();
     f();
@@ -91,7 +115,8 @@ void enqueue(cudaStream_t s, std::function<void()> f) {
     stuckNow = g.stuck;
   }
   if (stuckNow) stick(s);
-  s->work.push_back(std::move(f));
+  ++s->enqueued;
+  s->work.push_back({std::move(ready), std::move(f)});
 }
 void stick(cudaStream_t s) {
   s->stuck = true;
@@ -134,8 +159,14 @@ cudaError_t cudaMalloc(void** p, size_t bytes) {
   return (*p = std::malloc(bytes ? bytes : 1)) ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 cudaError_t cudaFree(void* p) { return std::free(p), cudaSuccess; }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int) { return *s = new CUstream_st, cudaSuccess; }
-cudaError_t cudaStreamDestroy(cudaStream_t s) { return delete s, cudaSuccess; }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int) {
+  m::myStreams.push_back(*s = new CUstream_st);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  std::erase(m::myStreams, s);
+  return delete s, cudaSuccess;
+}
 cudaError_t cudaStreamQuery(cudaStream_t s) { return m::drain(s) ? cudaSuccess : cudaErrorNotReady; }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   if (!m::drain(s)) m::detail::count(&State::blockedWaits);  // real hardware would wait here forever
@@ -144,9 +175,22 @@ cudaError_t cudaStreamSynchronize(cudaStream_t s) {
 cudaError_t cudaEventCreate(cudaEvent_t* e) { return *e = new CUevent_st, cudaSuccess; }
 cudaError_t cudaEventDestroy(cudaEvent_t e) { return delete e, cudaSuccess; }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  e->stream = s;
+  e->ticket = s ? s->enqueued + 1 : 0;
   m::detail::enqueue(s, [e] {
     e->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
   });
+  return cudaSuccess;
+}
+// The waiting stream's later work starts once the event's stream has reached the record (an event of this rank).
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int) {
+  m::detail::enqueueWhen(s, [src = e->stream, ticket = e->ticket] { return !src || src->completed >= ticket; }, {});
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize() {
+  m::landLegacyDma();
+  for (cudaStream_t s : m::myStreams)
+    if (!m::drain(s)) m::detail::count(&State::blockedWaits);
   return cudaSuccess;
 }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
@@ -191,7 +235,12 @@ cudaError_t cudaFreeHost(void* p) {
   }
   return std::free(p), cudaSuccess;
 }
+// Queued on the legacy stream behind its copies (asynchronous to the host for device memory).
 cudaError_t cudaMemset(void* p, int v, size_t bytes) {
-  m::landLegacyDma();
-  return std::memset(p, v, bytes), cudaSuccess;
+  m::pendingLegacyDma.push_back([=] { std::memset(p, v, bytes); });
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* p, int v, size_t bytes, cudaStream_t s) {
+  m::detail::enqueue(s, [=] { std::memset(p, v, bytes); });
+  return cudaSuccess;
 }

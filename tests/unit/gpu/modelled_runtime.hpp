@@ -7,7 +7,9 @@
 // with its own stream. What it models is the ordering that the host code must get right, from the CUDA runtime
 // API's "API synchronization behavior" and "Stream synchronization behavior" sections:
 //   - work on a stream runs when the host waits for that stream (cudaStreamQuery, cudaStreamSynchronize),
-//     not when it is enqueued;
+//     not when it is enqueued; the rank's other streams advance with it, an item each in turn, so work that
+//     no event holds back (cudaStreamWaitEvent) may run ahead of work enqueued earlier on another stream;
+//   - cudaMemset of device memory is queued on the legacy stream, as cudaMemcpy's DMA is (below);
 //   - cudaMemcpy from pageable host memory to the device returns once the source is staged, and its DMA
 //     lands later, ordered with the legacy default stream only: a stream made with cudaStreamNonBlocking
 //     does not wait for it;
@@ -18,7 +20,8 @@
 //   - a "stuck" stream (a peer that died; any send or receive outside a group) never finishes:
 //     waiting on it blocks forever, which is counted here (`blockedWaits`) instead of hanging the test, and
 //     NCCL reports the failure asynchronously.
-// It is a test double for ordering and error paths, not a measurement of anything.
+// cuBLAS's SGEMM and the CUDA trainer's kernels are done on the host in stream order (modelled_cublas.cpp,
+// modelled_kernels.cpp). It is a test double for ordering and error paths, not a measurement of anything.
 #pragma once
 
 namespace pf::test::modelled {
@@ -27,6 +30,7 @@ struct State {
   int ncclVersion = 22809;       ///< what ncclGetVersion reports (2.28.9)
   bool stuck = false;            ///< new stream work never finishes
   bool asyncError = false;       ///< ncclCommGetAsyncError reports ncclSystemError
+  bool peerDies = false;         ///< new collectives never finish: their stream sticks, as when a peer died
   int aborts = 0, destroys = 0;  ///< ncclCommAbort / ncclCommDestroy calls
   int blockedWaits = 0;          ///< waits that would block forever on real hardware
   int legacyCopies = 0;          ///< cudaMemcpy calls (the legacy stream)

@@ -7,7 +7,7 @@ bin=${PF_BIN:?PF_BIN: the preflight binary}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-PREFLIGHT_GPU_MODULE=${PF_ONE_GPU_MODULE:?} timeout 120 "$bin" scale --device cuda --local-ranks 2 --ranks 1,2 \
+PREFLIGHT_GPU_MODULE=${PF_STANDIN_MODULE:?} timeout 120 "$bin" scale --device cuda --local-ranks 2 --ranks 1,2 \
   --steps 2 --warmup 1 --json out.json >out.txt 2>&1
 rc=$?
 grep -q "asked to run world size" out.txt && { cat out.txt; echo "FAIL: a world size ran"; exit 1; }
