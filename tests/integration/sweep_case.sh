@@ -36,6 +36,9 @@ case "$1" in
     validate "$work/r.json" --expect-wrong-zero --expect-formulas
     "$PF_PYTHON" -c "import json,sys; d=json.load(open('$work/r.json')); sys.exit(d['context']['world_size']!=3)" \
       || fail "world_size is not 3"
+    # No -w given: nccl-tests' default of 5 warm-up iterations (issue 15, defect 8: it used to be 1).
+    "$PF_PYTHON" -c "import json,sys; d=json.load(open('$work/r.json')); sys.exit(d['results'][0]['params']['warmup_iters']!=5)" \
+      || fail "the default warm-up is not 5 iterations"
     ;;
   mismatch)  # a launcher says 4 ranks, MPI sees 1: the nccl-tests "all ranks say Rank 0" mistake
     out=$(PMI_RANK=0 PMI_SIZE=4 timeout 30 "$PF_BIN" sweep all_reduce -b 8 -e 8 2>&1)
