@@ -104,9 +104,9 @@ void count(int State::*counter) {
 }
 void enqueue(cudaStream_t s, std::function<void()> f) { enqueueWhen(s, nullptr, std::move(f)); }
 void enqueueWhen(cudaStream_t s, std::function<bool()> ready, std::function<void()> f) {
-  if (s == nullptr) {  // the legacy stream: in order with the host here
+  if (s == nullptr) {  // the legacy stream: in order with the host here (a wait on it has nothing to run)
     landLegacyDma();
-    f();
+    if (f) f();
     return;
   }
   bool stuckNow = false;
