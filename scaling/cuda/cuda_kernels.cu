@@ -3,10 +3,11 @@
 //
 // Element-wise kernels of the CUDA trainer. The arithmetic mirrors scaling/model.cpp and optimizer.cpp
 // expression by expression (no fast-math: IEEE division and sqrt), so the GPU parameters match the CPU
-// ones to float rounding of the GEMM sums.
+// ones to float rounding of the GEMM sums; the per-element steps shared with the host are in kernel_math.hpp.
 #include <algorithm>
 
 #include "cuda_kernels.hpp"
+#include "kernel_math.hpp"
 #include "pf/cuda_check.hpp"
 
 namespace pf::scaling::cuda {
@@ -21,8 +22,7 @@ unsigned blocksFor(std::size_t n) {
 __global__ void addBiasActivationKernel(float* z, const float* b, std::size_t n, int out, bool relu) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
-    float v = z[i] + b[i % out];
-    z[i] = relu ? (v > 0.0f ? v : 0.0f) : v;
+    z[i] = math::biasActivation(z[i], b[i % out], relu);
   }
 }
 
@@ -62,8 +62,7 @@ __global__ void biasGradKernel(const float* d, float* db, int batch, int out) {
 __global__ void sgdKernel(float* p, const float* g, float* m, std::size_t n, float lr, float mu) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
-    m[i] = mu * m[i] + g[i];
-    p[i] -= lr * m[i];
+    math::sgd(p[i], g[i], m[i], lr, mu);
   }
 }
 
@@ -71,9 +70,7 @@ __global__ void adamKernel(float* p, const float* g, float* m, float* v, std::si
                            float eps, float c1, float c2) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x) {
-    m[i] = b1 * m[i] + (1 - b1) * g[i];
-    v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
-    p[i] -= lr * (m[i] / c1) / (sqrtf(v[i] / c2) + eps);
+    math::adam(p[i], g[i], m[i], v[i], lr, b1, b2, eps, c1, c2);
   }
 }
 

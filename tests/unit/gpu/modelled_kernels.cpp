@@ -2,13 +2,14 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The CUDA trainer's element-wise kernels (scaling/cuda/cuda_kernels.hpp) for the modelled runtime
-// (modelled_runtime.hpp): the same arithmetic as cuda_kernels.cu, run on the host when the stream runs. They
+// (modelled_runtime.hpp): the loops of cuda_kernels.cu over the same per-element steps (kernel_math.hpp), run on
+// the host when the stream runs. They
 // let the trainer's host side (buffers, offsets, streams, events, NCCL, error paths) run without a GPU; the
 // kernels themselves are checked against the CPU trainer on a GPU (tests/unit/scaling/cuda_trainer_test.cpp).
-#include <cmath>
 #include <cstddef>
 
 #include "cuda/cuda_kernels.hpp"
+#include "cuda/kernel_math.hpp"
 #include "modelled_internal.hpp"
 
 namespace pf::scaling::cuda {
@@ -17,10 +18,8 @@ using pf::test::modelled::detail::enqueue;
 
 void addBiasActivation(float* z, const float* b, int batch, int out, bool relu, cudaStream_t s) {
   enqueue(s, [=] {
-    for (std::size_t i = 0; i < static_cast<std::size_t>(batch) * out; ++i) {
-      const float v = z[i] + b[i % out];
-      z[i] = relu ? (v > 0.0f ? v : 0.0f) : v;
-    }
+    for (std::size_t i = 0; i < static_cast<std::size_t>(batch) * out; ++i)
+      z[i] = math::biasActivation(z[i], b[i % out], relu);
   });
 }
 
@@ -55,21 +54,14 @@ void biasGrad(const float* d, float* db, int batch, int out, cudaStream_t s) {
 
 void sgdMomentum(float* p, const float* g, float* m, std::size_t n, float lr, float mu, cudaStream_t s) {
   enqueue(s, [=] {
-    for (std::size_t i = 0; i < n; ++i) {
-      m[i] = mu * m[i] + g[i];
-      p[i] -= lr * m[i];
-    }
+    for (std::size_t i = 0; i < n; ++i) math::sgd(p[i], g[i], m[i], lr, mu);
   });
 }
 
 void adam(float* p, const float* g, float* m, float* v, std::size_t n, float lr, float beta1, float beta2, float eps,
           float c1, float c2, cudaStream_t s) {
   enqueue(s, [=] {
-    for (std::size_t i = 0; i < n; ++i) {
-      m[i] = beta1 * m[i] + (1 - beta1) * g[i];
-      v[i] = beta2 * v[i] + (1 - beta2) * g[i] * g[i];
-      p[i] -= lr * (m[i] / c1) / (std::sqrt(v[i] / c2) + eps);
-    }
+    for (std::size_t i = 0; i < n; ++i) math::adam(p[i], g[i], m[i], v[i], lr, beta1, beta2, eps, c1, c2);
   });
 }
 
