@@ -237,13 +237,13 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     const std::string_view via = t.substr(at + 5);
     const std::string_view name = transportName(via);
     // A handful of names for millions of lines: a short list searched in place beats the map's compares.
-    auto it = std::find_if(transportCounts_.begin(), transportCounts_.end(), [&](const auto& tc) {
-      return tc.first.size() == name.size() && sameBytes(tc.first.data(), name.data(), name.size());
+    auto it = std::find_if(transportCounts_.begin(), transportCounts_.end(), [&](const TransportSeen& tc) {
+      return tc.name.size() == name.size() && sameBytes(tc.name.data(), name.data(), name.size());
     });
     if (it != transportCounts_.end())
-      ++it->second;
+      ++it->lines;
     else
-      transportCounts_.emplace_back(name, 1);
+      transportCounts_.push_back({std::string(name), 1, ev.get()});
     if (has(via, "GDRDMA")) p.gdrUsed = true;
     return;
   }
@@ -304,8 +304,12 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
 }
 
 void InfoExtractor::finish() {
-  for (const auto& [name, n] : transportCounts_) transports_[name] += n;
+  for (auto& tc : transportCounts_) {
+    transports_[tc.name] += tc.lines;
+    transportFirst_.try_emplace(tc.name, std::move(tc.first));
+  }
   transportCounts_.clear();
+  deriveSingleNodeP2p();
   if (versionEvidence_.size() > 1) {
     std::string list;
     for (const auto& [v, e] : versionEvidence_) {
@@ -351,6 +355,23 @@ void InfoExtractor::finish() {
                         testEvidence_});
     }
   }
+}
+
+// A job whose peers all connect through P2P (never NET/*) and whose NCCL lines come from one host is a
+// single-node job: its collectives run over PCIe/NVLink peer access alone, so a hang or wrong data there points
+// at that path (ACS, the IOMMU, a broken NVLink) before anything else. One host's log of a multi-node job still
+// shows NET/* connections for its inter-node channels, so it does not qualify.
+void InfoExtractor::deriveSingleNodeP2p() {
+  const Evidence* p2p = nullptr;
+  for (const auto& [name, ev] : transportFirst_) {
+    if (name.rfind("NET", 0) == 0 || name.rfind("COLLNET", 0) == 0 || name.rfind("CollNet", 0) == 0) return;
+    if (!p2p && name.rfind("P2P", 0) == 0) p2p = &ev;
+  }
+  if (!p2p) return;
+  std::set<std::string_view> hosts;
+  for (const auto& [who, p] : procs_.all())
+    if (!p.host.empty()) hosts.insert(p.host);
+  if (hosts.size() <= 1) facts_["single_node_p2p"].push_back(*p2p);
 }
 
 }  // namespace pf::doctor

@@ -11,6 +11,8 @@
 //   nccl_tests_stalled          nccl-tests with several GPUs on one host printed its devices, then nothing
 //   nccl_tests_separate_worlds  nccl-tests printed its header more than once: every process was rank 0 of a
 //                               world of its own (MPI not working or nccl-tests built without MPI)
+//   single_node_p2p             peers connected through P2P and never through a network transport, on one host:
+//                               a single-node job whose GPUs talk directly (where ACS and the IOMMU bite)
 // Formats handled are those of nccl_info_startup_examples.txt (NCCL 2.4 "Ring" lines through 2.19+).
 #pragma once
 
@@ -65,15 +67,22 @@ class InfoExtractor {
  private:
   void feedNcclTests(std::string_view t, LineEvidence& ev);
   void feedInit(std::string_view t, LineEvidence& ev, bool start);
+  void deriveSingleNodeP2p();
 
   ProcessTable procs_;
   std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
   std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
   std::map<std::string, std::size_t, std::less<>> transports_;           // filled by finish()
-  std::vector<std::pair<std::string, std::size_t>> transportCounts_;     // while feeding
-  std::string keyBuf_;                                                   // feedInit's communicator key
-  std::pair<const std::string, Comm>* lastComm_ = nullptr;               // the last communicator fed (a comms_ node)
-  std::vector<std::uint8_t>* lastSeen_ = nullptr;                        // its initSeen_ entry
+  struct TransportSeen {
+    std::string name;
+    std::size_t lines = 0;
+    Evidence first;  // the first line of this transport (kept once per name, not per line)
+  };
+  std::vector<TransportSeen> transportCounts_;                   // while feeding
+  std::map<std::string, Evidence, std::less<>> transportFirst_;  // filled by finish()
+  std::string keyBuf_;                                           // feedInit's communicator key
+  std::pair<const std::string, Comm>* lastComm_ = nullptr;       // the last communicator fed (a comms_ node)
+  std::vector<std::uint8_t>* lastSeen_ = nullptr;                // its initSeen_ entry
   std::map<std::string, std::vector<Evidence>> facts_;
   std::vector<Flag> flags_;
   std::set<std::string> algos_;

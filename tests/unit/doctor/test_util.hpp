@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "analysis.hpp"
 #include "rule_catalog.hpp"
@@ -27,6 +28,13 @@ inline const Catalog& catalog() {
 
 inline Analysis analyzeText(const std::string& text, const std::string& name = "log") {
   return analyze(catalog(), {Source{name, text}});
+}
+
+/// The ids of the diagnoses of `text`, ranked as the report lists them.
+inline std::vector<std::string> rankedRuleIds(const std::string& text) {
+  std::vector<std::string> ids;
+  for (const auto& d : analyzeText(text).diagnoses) ids.push_back(d.rule->id);
+  return ids;
 }
 
 }  // namespace pf::doctor::test
