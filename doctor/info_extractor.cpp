@@ -304,12 +304,9 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
 }
 
 void InfoExtractor::finish() {
-  for (auto& tc : transportCounts_) {
-    transports_[tc.name] += tc.lines;
-    transportFirst_.try_emplace(tc.name, std::move(tc.first));
-  }
-  transportCounts_.clear();
   deriveSingleNodeP2p();
+  for (const auto& tc : transportCounts_) transports_[tc.name] += tc.lines;
+  transportCounts_.clear();
   if (versionEvidence_.size() > 1) {
     std::string list;
     for (const auto& [v, e] : versionEvidence_) {
@@ -363,9 +360,10 @@ void InfoExtractor::finish() {
 // shows NET/* connections for its inter-node channels, so it does not qualify.
 void InfoExtractor::deriveSingleNodeP2p() {
   const Evidence* p2p = nullptr;
-  for (const auto& [name, ev] : transportFirst_) {
-    if (name.rfind("NET", 0) == 0 || name.rfind("COLLNET", 0) == 0 || name.rfind("CollNet", 0) == 0) return;
-    if (!p2p && name.rfind("P2P", 0) == 0) p2p = &ev;
+  for (const auto& tc : transportCounts_) {
+    const std::string_view name = tc.name;
+    if (name.starts_with("NET") || name.starts_with("COLLNET") || name.starts_with("CollNet")) return;
+    if (!p2p && name.starts_with("P2P")) p2p = &tc.first;
   }
   if (!p2p) return;
   std::set<std::string_view> hosts;

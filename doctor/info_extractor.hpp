@@ -67,7 +67,7 @@ class InfoExtractor {
  private:
   void feedNcclTests(std::string_view t, LineEvidence& ev);
   void feedInit(std::string_view t, LineEvidence& ev, bool start);
-  void deriveSingleNodeP2p();
+  void deriveSingleNodeP2p();  // from transportCounts_, before finish() folds it into transports_
 
   ProcessTable procs_;
   std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
@@ -78,11 +78,10 @@ class InfoExtractor {
     std::size_t lines = 0;
     Evidence first;  // the first line of this transport (kept once per name, not per line)
   };
-  std::vector<TransportSeen> transportCounts_;                   // while feeding
-  std::map<std::string, Evidence, std::less<>> transportFirst_;  // filled by finish()
-  std::string keyBuf_;                                           // feedInit's communicator key
-  std::pair<const std::string, Comm>* lastComm_ = nullptr;       // the last communicator fed (a comms_ node)
-  std::vector<std::uint8_t>* lastSeen_ = nullptr;                // its initSeen_ entry
+  std::vector<TransportSeen> transportCounts_;              // while feeding
+  std::string keyBuf_;                                      // feedInit's communicator key
+  std::pair<const std::string, Comm>* lastComm_ = nullptr;  // the last communicator fed (a comms_ node)
+  std::vector<std::uint8_t>* lastSeen_ = nullptr;           // its initSeen_ entry
   std::map<std::string, std::vector<Evidence>> facts_;
   std::vector<Flag> flags_;
   std::set<std::string> algos_;

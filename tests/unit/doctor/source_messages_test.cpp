@@ -16,10 +16,10 @@
 namespace pf::doctor {
 namespace {
 
-std::vector<std::string> ranked(const std::string& log) { return test::rankedRuleIds(log); }
+using test::rankedRuleIds;
 
 std::string first(const std::string& log) {
-  auto ids = ranked(log);
+  auto ids = rankedRuleIds(log);
   return ids.empty() ? "(none)" : ids.front();
 }
 
@@ -60,7 +60,7 @@ TEST(DoctorSourceMessages, TheCallChainsOriginNamesTheTransport) {
                   "RuntimeError: NCCL error: unhandled system error\n"),
             "shm.shm-transport-origin");
   // A named cause outranks the origin it produced: the out-of-memory is the answer, the P2P chain its path.
-  const auto ids = ranked(
+  const auto ids = rankedRuleIds(
       "n1:1:1 [0] NCCL WARN Cuda failure 'out of memory'\n"
       "n1:1:1 [0] NCCL INFO transport/p2p.cc:274 -> 1\n");
   ASSERT_GE(ids.size(), 2u);
@@ -137,12 +137,12 @@ TEST(DoctorSourceMessages, ASingleNodeHangOverPeerAccessPointsAtTheP2pPath) {
 
 TEST(DoctorSourceMessages, AnAbortRanksAfterTheFailureThatCausedIt) {
   // The watchdog's tear-down is the consequence; the completion error on the IB link is the cause.
-  const auto ids = ranked(
+  const auto ids = rankedRuleIds(
       "[rank1]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 1] NCCL communicator was aborted on rank 1.\n"
       "n2:5:9 [1] NCCL WARN NET/IB : Got completion from peer 10.0.0.1<39012> with error 12, opcode 0, len 0\n");
   ASSERT_GE(ids.size(), 2u);
   EXPECT_EQ(ids[0], "ib-verbs.completion-error-12-retry");
-  const auto last = ranked(
+  const auto last = rankedRuleIds(
       "[rank1]: Some NCCL operations have failed or timed out. Due to the asynchronous nature "
       "of CUDA kernels, subsequent GPU operations might run on corrupted/incomplete data.\n");
   ASSERT_FALSE(last.empty());
