@@ -25,7 +25,14 @@ for attempt in 1 2 3; do
   grep REGRESSED "$work/healthy.txt"
   echo "pair $attempt flagged (exit $rc): measuring a new pair"
 done
-[[ $rc -eq 0 ]] || fail "three pairs of healthy runs were each flagged (last exit $rc)"
+# Under the sanitizers (ci/sanitize.sh sets PF_SANITIZER_STAGE) the timing half is not this stage's question:
+# instrumented code on a busy CI machine is what it measures, and the normal stage asserts it on the same
+# commit. There a flagged healthy pair (exit 1, a regression; any other code still fails) is reported and the
+# rest (planted, HTML, Markdown) still asserted.
+if ((rc != 0)); then
+  [[ -n ${PF_SANITIZER_STAGE:-} && $rc -eq 1 ]] || fail "three pairs of healthy runs were each flagged (last exit $rc)"
+  echo "NOTE: three healthy pairs flagged under the sanitizers (exit $rc); the timing check is the normal stage's"
+fi
 
 planted=$(python3 - "$work/a.json" "$work/planted.json" << 'PY'
 import json, sys
