@@ -27,10 +27,7 @@ std::string top(const std::string& log) {
   return c.empty() ? "(none)" : c.front();
 }
 
-std::string topRule(const std::string& log) {
-  auto a = test::analyzeText(log);
-  return a.diagnoses.empty() ? "(none)" : a.diagnoses.front().rule->id;
-}
+using test::topRule;
 
 const std::string kWatchdog =
     "[rank3]:[E ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective operation timeout: "

@@ -17,47 +17,43 @@ namespace pf::doctor {
 namespace {
 
 using test::rankedRuleIds;
-
-std::string first(const std::string& log) {
-  auto ids = rankedRuleIds(log);
-  return ids.empty() ? "(none)" : ids.front();
-}
+using test::topRule;
 
 TEST(DoctorSourceMessages, NcclWarnStringsNameTheirCause) {
-  EXPECT_EQ(first("gpu3:811:902 [1] NCCL WARN failed to peer with device 0(=1b000): 217 peer access is not "
-                  "supported between these two devices\n"),
+  EXPECT_EQ(topRule("gpu3:811:902 [1] NCCL WARN failed to peer with device 0(=1b000): 217 peer access is not "
+                    "supported between these two devices\n"),
             "p2p.peer-access-unsupported");  // the older, specific rule keeps the case it was written for
-  EXPECT_EQ(first("gpu3:811:902 [1] NCCL WARN failed to peer with device 0(=1b000): 1 invalid argument\n"),
+  EXPECT_EQ(topRule("gpu3:811:902 [1] NCCL WARN failed to peer with device 0(=1b000): 1 invalid argument\n"),
             "p2p.peer-setup-failed");
-  EXPECT_EQ(first("n1:77:77 [0] NCCL WARN NET/Socket : No usable listening interface found\n"),
+  EXPECT_EQ(topRule("n1:77:77 [0] NCCL WARN NET/Socket : No usable listening interface found\n"),
             "network-interface.no-listening-interface");
-  EXPECT_EQ(first("n1:77:77 [0] NCCL WARN no device found matching exactly =ens9f0, verify NCCL_OOB_NET_IFNAME\n"),
+  EXPECT_EQ(topRule("n1:77:77 [0] NCCL WARN no device found matching exactly =ens9f0, verify NCCL_OOB_NET_IFNAME\n"),
             "network-interface.no-listening-interface");
-  EXPECT_EQ(first("n1:77:77 [0] NCCL WARN Invalid NCCL_COMM_ID, please use format: <ipv4>:<port>\n"),
+  EXPECT_EQ(topRule("n1:77:77 [0] NCCL WARN Invalid NCCL_COMM_ID, please use format: <ipv4>:<port>\n"),
             "rendezvous.nccl-comm-id");
-  EXPECT_EQ(first("n1:77:80 [0] NCCL WARN Bootstrap Root : rank 3 of 8 ranks has already checked in\n"),
+  EXPECT_EQ(topRule("n1:77:80 [0] NCCL WARN Bootstrap Root : rank 3 of 8 ranks has already checked in\n"),
             "rendezvous.ranks-disagree-on-world");
-  EXPECT_EQ(first("n1:77:80 [0] NCCL WARN Multiple Ranks are using the same GPU/Partition. Set "
-                  "NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this\n"),
+  EXPECT_EQ(topRule("n1:77:80 [0] NCCL WARN Multiple Ranks are using the same GPU/Partition. Set "
+                    "NCCL_MULTI_RANK_GPU_ENABLE=1 to enable this\n"),
             "cuda.duplicate-gpu");  // the newer wording of "Duplicate GPU detected"
-  EXPECT_EQ(first("n1:77:80 [0] NCCL WARN Error : ring 1 does not loop back to start (3 != 0)\n"),
+  EXPECT_EQ(topRule("n1:77:80 [0] NCCL WARN Error : ring 1 does not loop back to start (3 != 0)\n"),
             "other.topology-search");
-  EXPECT_EQ(first("n1:77:80 [0] NCCL WARN Trying to send to self without a matching recv\n"), "other.program-misuse");
-  EXPECT_EQ(first("n1:77:80 [0] NCCL WARN socketPollConnect: connect returned Connection refused, exceeded error "
-                  "retry count (35)\n"),
+  EXPECT_EQ(topRule("n1:77:80 [0] NCCL WARN Trying to send to self without a matching recv\n"), "other.program-misuse");
+  EXPECT_EQ(topRule("n1:77:80 [0] NCCL WARN socketPollConnect: connect returned Connection refused, exceeded error "
+                    "retry count (35)\n"),
             "network-interface.socket-connect-retries");
 }
 
 TEST(DoctorSourceMessages, TheCallChainsOriginNamesTheTransport) {
   // NCCL_DEBUG=INFO prints each function that returns an error, innermost first; the innermost file is the origin.
-  EXPECT_EQ(first("n1:1:1 [0] NCCL INFO transport/p2p.cc:274 -> 1\n"
-                  "n1:1:1 [0] NCCL INFO transport.cc:165 -> 1\n"
-                  "n1:1:1 [0] NCCL INFO init.cc:1222 -> 1\n"
-                  "RuntimeError: NCCL error: unhandled cuda error\n"),
+  EXPECT_EQ(topRule("n1:1:1 [0] NCCL INFO transport/p2p.cc:274 -> 1\n"
+                    "n1:1:1 [0] NCCL INFO transport.cc:165 -> 1\n"
+                    "n1:1:1 [0] NCCL INFO init.cc:1222 -> 1\n"
+                    "RuntimeError: NCCL error: unhandled cuda error\n"),
             "p2p.p2p-transport-origin");
-  EXPECT_EQ(first("n1:1:1 [0] NCCL INFO include/shm.h:48 -> 2\n"
-                  "n1:1:1 [0] NCCL INFO transport/shm.cc:101 -> 2\n"
-                  "RuntimeError: NCCL error: unhandled system error\n"),
+  EXPECT_EQ(topRule("n1:1:1 [0] NCCL INFO include/shm.h:48 -> 2\n"
+                    "n1:1:1 [0] NCCL INFO transport/shm.cc:101 -> 2\n"
+                    "RuntimeError: NCCL error: unhandled system error\n"),
             "shm.shm-transport-origin");
   // A named cause outranks the origin it produced: the out-of-memory is the answer, the P2P chain its path.
   const auto ids = rankedRuleIds(
@@ -67,52 +63,53 @@ TEST(DoctorSourceMessages, TheCallChainsOriginNamesTheTransport) {
   EXPECT_EQ(ids[0], "cuda.out-of-memory");
   EXPECT_EQ(ids[1], "p2p.p2p-transport-origin");
   // "-> 0" is not a failure and the origin rules want the error code: a successful line says nothing.
-  EXPECT_EQ(first("n1:1:1 [0] NCCL INFO transport/shm.cc:101 -> 0\n"), "(none)");
+  EXPECT_EQ(topRule("n1:1:1 [0] NCCL INFO transport/shm.cc:101 -> 0\n"), "(none)");
 }
 
 TEST(DoctorSourceMessages, KernelAndSystemMessages) {
-  EXPECT_EQ(first("[  812.114] AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000e address=0x3b400000 flags=0x0020]\n"),
+  EXPECT_EQ(topRule("[  812.114] AMD-Vi: Event logged [IO_PAGE_FAULT domain=0x000e address=0x3b400000 flags=0x0020]\n"),
             "p2p.iommu-fault");
-  EXPECT_EQ(first("[  93.01] DMAR: DRHD: handling fault status reg 2\n"), "p2p.iommu-fault");
-  EXPECT_EQ(first("\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n"),
+  EXPECT_EQ(topRule("[  93.01] DMAR: DRHD: handling fault status reg 2\n"), "p2p.iommu-fault");
+  EXPECT_EQ(topRule("\t\tACSCtl:\tSrcValid+ TransBlk- ReqRedir+ CmpltRedir+ UpstreamFwd+ EgressCtrl- DirectTrans-\n"),
             "p2p.acs-enabled");
-  EXPECT_EQ(first("torch.distributed.elastic.multiprocessing.api: Signal 7 (SIGBUS) received by PID 4121\n"),
+  EXPECT_EQ(topRule("torch.distributed.elastic.multiprocessing.api: Signal 7 (SIGBUS) received by PID 4121\n"),
             "shm.bus-error");
-  EXPECT_EQ(first("OSError: [Errno 28] No space left on device: '/ckpt/step_100.pt'\n"), "resource-limits.disk-full");
+  EXPECT_EQ(topRule("OSError: [Errno 28] No space left on device: '/ckpt/step_100.pt'\n"), "resource-limits.disk-full");
   // The same words under /dev/shm are the shm transport's, not a full disk.
-  EXPECT_EQ(first("n1:1:1 [0] NCCL WARN Error: failed to extend /dev/shm/nccl-Qx to 9637892 bytes, "
-                  "No space left on device\n"),
+  EXPECT_EQ(topRule("n1:1:1 [0] NCCL WARN Error: failed to extend /dev/shm/nccl-Qx to 9637892 bytes, "
+                    "No space left on device\n"),
             "shm.dev-shm-full");
 }
 
 TEST(DoctorSourceMessages, CudaAndDriverMessages) {
-  EXPECT_EQ(first("RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination\n"),
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination\n"),
             "version-mismatch.driver-runtime-combination");
-  EXPECT_EQ(first("Failed to initialize NVML: Driver/library version mismatch\n"),
+  EXPECT_EQ(topRule("Failed to initialize NVML: Driver/library version mismatch\n"),
             "version-mismatch.driver-runtime-combination");
-  EXPECT_EQ(first("ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found "
-                  "(required by /opt/conda/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so)\n"),
+  EXPECT_EQ(topRule("ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.32' not found "
+                    "(required by /opt/conda/lib/python3.10/site-packages/torch/lib/libtorch_cpu.so)\n"),
             "version-mismatch.glibc-abi");
-  EXPECT_EQ(first("RuntimeError: CUDA error: device-side assert triggered\n"), "cuda.device-side-assert");
-  EXPECT_EQ(first("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
-                  "multiprocessing, you must use the 'spawn' start method\n"),
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: device-side assert triggered\n"), "cuda.device-side-assert");
+  EXPECT_EQ(topRule("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+                    "multiprocessing, you must use the 'spawn' start method\n"),
             "cuda.forked-cuda-init");
-  EXPECT_EQ(first("RuntimeError: Tensors must be CUDA and dense\n"), "cuda.cpu-tensor-to-nccl");
-  EXPECT_EQ(first("n1:1:1 [0] NCCL WARN Cuda failure 'CUDA driver is a stub library'\n"), "cuda.stub-driver");
+  EXPECT_EQ(topRule("RuntimeError: Tensors must be CUDA and dense\n"), "cuda.cpu-tensor-to-nccl");
+  EXPECT_EQ(topRule("n1:1:1 [0] NCCL WARN Cuda failure 'CUDA driver is a stub library'\n"), "cuda.stub-driver");
 }
 
 TEST(DoctorSourceMessages, LaunchersAndRendezvous) {
-  EXPECT_EQ(first("torch.distributed.DistNetworkError: Connection refused while connecting to node0:29500\n"),
+  EXPECT_EQ(topRule("torch.distributed.DistNetworkError: Connection refused while connecting to node0:29500\n"),
             "rendezvous.store-connect-failed");
-  EXPECT_EQ(first("torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n"),
+  EXPECT_EQ(topRule("torch.distributed.elastic.rendezvous.api.RendezvousClosedError\n"),
             "rendezvous.elastic-rendezvous-error");
-  EXPECT_EQ(first("[W socket.cpp:426] [c10d] The server socket cannot be initialized on [::]:29500 (errno: 99 - "
-                  "Cannot assign requested address).\n"),
+  EXPECT_EQ(topRule("[W socket.cpp:426] [c10d] The server socket cannot be initialized on [::]:29500 (errno: 99 - "
+                    "Cannot assign requested address).\n"),
             "rendezvous.address-not-local");
-  EXPECT_EQ(first("node2: Permission denied (publickey,password).\npdsh@node1: node2: ssh exited with exit code 255\n"),
-            "rendezvous.ssh-launch-failed");
-  EXPECT_EQ(first("The application appears to have been direct launched using \"srun\",\n"
-                  "but OMPI was not built with SLURM's PMI support and therefore cannot\n"),
+  EXPECT_EQ(
+      topRule("node2: Permission denied (publickey,password).\npdsh@node1: node2: ssh exited with exit code 255\n"),
+      "rendezvous.ssh-launch-failed");
+  EXPECT_EQ(topRule("The application appears to have been direct launched using \"srun\",\n"
+                    "but OMPI was not built with SLURM's PMI support and therefore cannot\n"),
             "rendezvous.mpi-pmi");
 }
 
@@ -124,14 +121,14 @@ TEST(DoctorSourceMessages, ASingleNodeHangOverPeerAccessPointsAtTheP2pPath) {
       "[rank0]:[E ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: "
       "WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600045 milliseconds "
       "before timing out.\n";
-  EXPECT_EQ(first(p2p + hang), "p2p.single-node-hang");
+  EXPECT_EQ(topRule(p2p + hang), "p2p.single-node-hang");
   // Without the hang there is nothing to explain.
-  EXPECT_EQ(first(p2p), "(none)");
+  EXPECT_EQ(topRule(p2p), "(none)");
   // One node's log of a multi-node job shows its network connections: not a single-node job.
-  EXPECT_NE(first(p2p + "gpu1:100:200 [0] NCCL INFO Channel 00/0 : 2[0] -> 0[0] [receive] via NET/IB/0\n" + hang),
+  EXPECT_NE(topRule(p2p + "gpu1:100:200 [0] NCCL INFO Channel 00/0 : 2[0] -> 0[0] [receive] via NET/IB/0\n" + hang),
             "p2p.single-node-hang");
   // Two hosts, even with P2P only in the excerpt: not a single-node job either.
-  EXPECT_NE(first(p2p + "gpu2:300:400 [0] NCCL INFO Channel 00/0 : 2[0] -> 3[1] via P2P/IPC/read\n" + hang),
+  EXPECT_NE(topRule(p2p + "gpu2:300:400 [0] NCCL INFO Channel 00/0 : 2[0] -> 3[1] via P2P/IPC/read\n" + hang),
             "p2p.single-node-hang");
 }
 

@@ -37,4 +37,10 @@ inline std::vector<std::string> rankedRuleIds(const std::string& text) {
   return ids;
 }
 
+/// The id of the diagnosis the report lists first, or "(none)".
+inline std::string topRule(const std::string& text) {
+  auto a = analyzeText(text);
+  return a.diagnoses.empty() ? "(none)" : a.diagnoses.front().rule->id;
+}
+
 }  // namespace pf::doctor::test
