@@ -104,10 +104,11 @@ constexpr const char* kNodeLatRemedy =
 }  // namespace
 
 PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, const PairLimits& limits,
-                          const std::optional<double>& topologyGbps, const std::string& topologySource) {
+                          const std::optional<double>& topologyGbps, const std::string& topologySource,
+                          const std::optional<Expectation>& majority) {
   PairAnalysis a;
   const int n = nodes.nodeCount();
-  a.expected = expectFromMajority(rows, n, limits.bwFailFraction, limits.latFailFactor);
+  a.expected = majority ? *majority : expectFromMajority(rows, n, limits.bwFailFraction, limits.latFailFactor);
   // When even the healthy majority misses the port rate by more than the fail limit, the whole run is slow: the
   // transport is not on the RDMA ports (MPI over TCP, NCCL on NET/Socket) or the fabric is. That is one finding
   // about the run, and the pairs are then judged against the majority, so a node is named only if it is slower
