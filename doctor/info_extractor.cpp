@@ -133,15 +133,19 @@ const std::vector<std::string>& InfoExtractor::taps() {
                                              "NCCL WARN ",
                                              "NVLS multicast",
                                              "CollNet ",
-                                             "NET/OFI Selected provider"};
+                                             "NET/OFI Selected provider",
+                                             "minBytes "};
   return t;
 }
 
 void InfoExtractor::feedNcclTests(std::string_view t, LineEvidence& ev) {
-  if (has(t, "# nThread ")) {
+  if (has(t, "# nThread ") || (has(t, "nGpus ") && has(t, "minBytes "))) {
+    // "# nThread 1 nGpus 2 minBytes 8 maxBytes ...", also when a paste lost its "# n" (markdown): one process
+    // drives nGpus GPUs, so they are all on its host even when the log shows no "Rank N ... on HOST" lines.
     testHeader_ = true;
     if (++testHeaders_ == 2) secondHeader_ = ev.get();
     testEvidence_ = ev.get();
+    testGpusOneProcess_ = std::max(testGpusOneProcess_, atoiView(firstWord(after(t, "nGpus "))));
   } else if (has(t, "Rank ") && has(t, " on ") && has(t, " device ") && t.rfind('#', 0) == 0) {
     // "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [...]": the host is the word after " on ".
     std::string_view w = firstWord(after(t, " on "));
@@ -343,6 +347,13 @@ void InfoExtractor::finish() {
         {"nccl_tests_separate_worlds",
          fmt::format("nccl-tests printed its header {} times: each process ran as its own world", testHeaders_),
          secondHeader_});
+  }
+  if (testHeader_ && testHeaders_ == 1 && !testProgress_ && testDevicesPerHost_.empty() && testGpusOneProcess_ > 1) {
+    facts_["nccl_tests_stalled"].push_back(testEvidence_);
+    flags_.push_back({"nccl_tests_stalled",
+                      fmt::format("nccl-tests drove {} GPUs from one process and then printed no result and no error",
+                                  testGpusOneProcess_),
+                      testEvidence_});
   }
   for (const auto& [host, n] : testDevicesPerHost_) {
     if (testHeader_ && testHeaders_ == 1 && !testProgress_ && n > 1 && testDevicesPerHost_.size() == 1) {

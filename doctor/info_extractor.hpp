@@ -8,7 +8,8 @@
 //   virtual_interface_selected  a bootstrap/socket interface is lo, docker*, veth*, virbr*, cni*, flannel*
 //   socket_fallback_with_rdma   "Using network Socket" on a host whose RDMA device NCCL saw but could not use
 //   gdr_disabled                "GPU Direct RDMA Disabled" for some HCA
-//   nccl_tests_stalled          nccl-tests with several GPUs on one host printed its devices, then nothing
+//   nccl_tests_stalled          nccl-tests with several GPUs on one host (its "Rank ... on HOST" lines, or a
+//                               header whose one process drives nGpus > 1) printed its devices, then nothing
 //   nccl_tests_separate_worlds  nccl-tests printed its header more than once: every process was rank 0 of a
 //                               world of its own (MPI not working or nccl-tests built without MPI)
 //   single_node_p2p             peers connected through P2P and never through a network transport, on one host:
@@ -90,7 +91,8 @@ class InfoExtractor {
   // nccl-tests: devices listed per host, whether any result/error row followed.
   std::map<std::string, int> testDevicesPerHost_;
   bool testHeader_ = false, testProgress_ = false;
-  int testHeaders_ = 0;  // only the main process prints "# nThread": more than one means separate worlds
+  int testHeaders_ = 0;         // only the main process prints "# nThread": more than one means separate worlds
+  int testGpusOneProcess_ = 0;  // the header's nGpus: GPUs driven by one process (on one host)
   Evidence testEvidence_, secondHeader_;
 };
 

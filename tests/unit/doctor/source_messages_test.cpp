@@ -146,5 +146,29 @@ TEST(DoctorSourceMessages, AnAbortRanksAfterTheFailureThatCausedIt) {
   EXPECT_EQ(last.front(), "timeout-hang.aborted-after-timeout");
 }
 
+// The aws-ofi-nccl plugin's own messages, and c10d's collective fingerprint check. A topology failure with the
+// plugin loaded is the plugin's static topology file; the same failure without it stays NCCL's topology search.
+TEST(DoctorSourceMessages, PluginAndC10dMessagesNameTheirCause) {
+  const std::string plugin = "a1:281:281 [0] NCCL INFO NET/Plugin: Loaded net plugin AWS Libfabric (v7)\n";
+  const std::string topo =
+      "a1:2196:2275 [1] graph/xml.h:101 NCCL WARN Attribute vendor of node cpu not found\n"
+      "a1:2196:2275 [1] NCCL INFO graph/topo.cc:493 -> 3\n";
+  EXPECT_EQ(topRule(plugin + topo), "efa-libfabric.plugin-topology");
+  EXPECT_NE(topRule(topo), "efa-libfabric.plugin-topology");
+  EXPECT_EQ(topRule("p4:71:90 [2] ncclResult_t nccl_ofi_tuner_init_v2(size_t, size_t, ncclDebugLogger_t):211 NCCL WARN "
+                    "NET/OFI The tuner plugin can not be loaded when explicitly choosing an algorithm or protocol "
+                    "with NCCL_ALGO/NCCL_PROTO\n"
+                    "p4:71:90 [2] NCCL INFO NET/OFI Selected provider is efa\n"),
+            "version-mismatch.ofi-tuner");
+  EXPECT_EQ(topRule("RuntimeError: Detected mismatch between collectives on ranks. Rank 2 is running collective: "
+                    "CollectiveFingerPrint(SequenceNumber=12, OpType=ALLGATHER), but Rank 0 is running collective: "
+                    "CollectiveFingerPrint(SequenceNumber=12, OpType=BARRIER).\n"),
+            "timeout-hang.c10d-collective-mismatch");
+  // NCCL's own mismatch messages keep their rule.
+  EXPECT_EQ(topRule("init.cc:1247 NCCL WARN Mismatched collective detected, please check your collective calls at "
+                    "and around rank 3.\n"),
+            "other.mismatched-collective");
+}
+
 }  // namespace
 }  // namespace pf::doctor

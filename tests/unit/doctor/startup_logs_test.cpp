@@ -150,5 +150,25 @@ TEST(DoctorStartupLogs, CompleteNcclTestsRunIsCleanAndATruncatedOneIsNot) {
   EXPECT_EQ(stalled.diagnoses[0].rule->id, "p2p.single-node-stall");
 }
 
+// One process driving several GPUs (-g 4, or the old single-process tests) puts them all on its host, so its
+// header alone says "one node" even when the paste holds no "Rank ... on HOST" lines (and even when markdown ate
+// the header's "# n"). One GPU per process says nothing about hosts.
+TEST(DoctorStartupLogs, OneProcessDrivingSeveralGpusThatPrintsNothingIsAStall) {
+  const std::string init =
+      "gpu-7:10156:10156 [0] NCCL INFO comm 0x563ed42dd520 rank 0 nranks 4 cudaDev 0 nvmlDev 0\n"
+      "gpu-7:10156:10156 [3] NCCL INFO comm 0x563ed42c2010 rank 3 nranks 4 cudaDev 3 nvmlDev 3\n";
+  for (const std::string header :
+       {"# nThread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5\n",
+        "Thread 1 nGpus 4 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5\n"}) {
+    EXPECT_EQ(test::topRule(header + init), "p2p.single-node-stall") << header;
+    const std::string row =
+        "     8388608       2097152     float     sum      -1   1210.1    6.93   10.40       0   1198.4    7.00   "
+        "10.50  "
+        "0\n";
+    EXPECT_EQ(test::topRule(header + init + row), "(none)") << header;
+  }
+  EXPECT_EQ(test::topRule("# nThread 1 nGpus 1 minBytes 8 maxBytes 134217728 step: 2(factor)\n" + init), "(none)");
+}
+
 }  // namespace
 }  // namespace pf::doctor
