@@ -35,8 +35,8 @@ struct PairAnalysis {
 
 /// Fills each row's expected_gbps, pct_of_expected, expected_lat_us, bw_robust_z, status and reason, and
 /// returns the findings. @param topology the expectation from link rates, when the probes found one
-/// Judges `rows` and attributes what is outside limits to nodes and links. The expectation is the healthy
-/// majority of `rows`, or `majority` when given: the phase fixes it after its first pass (pairs_phase.cpp).
+/// @param majority the healthy-majority expectation to judge against; when absent it is taken from `rows`
+/// (runPairsPhase passes its first pass's, so pairs measured again cannot move it)
 PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, const PairLimits& limits,
                           const std::optional<double>& topologyGbps = std::nullopt,
                           const std::string& topologySource = "",

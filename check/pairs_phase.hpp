@@ -31,6 +31,7 @@ PairsPhase runPairsPhase(PairEngine& engine, Bootstrap& boot, const std::vector<
 
 /// Analyses already-measured rows into the phase's result (used by runPairsPhase and by tests).
 /// @param cpu each node's CPU load while the pairs ran (contention.hpp); empty when not sampled
+/// @param majority the expectation to judge against (analyzePairs); absent: the healthy majority of `run`'s rows
 PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::string& engine, const Thresholds& limits,
                           const std::vector<NodeLinks>& links, int portsUsed, const std::vector<CpuLoad>& cpu = {},
                           const std::optional<Expectation>& majority = std::nullopt);
