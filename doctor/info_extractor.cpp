@@ -348,20 +348,20 @@ void InfoExtractor::finish() {
          fmt::format("nccl-tests printed its header {} times: each process ran as its own world", testHeaders_),
          secondHeader_});
   }
-  if (testHeader_ && testHeaders_ == 1 && !testProgress_ && testDevicesPerHost_.empty() && testGpusOneProcess_ > 1) {
+  // The GPUs of the one host: its "Rank ... on HOST" lines or, when the paste has none, the header's nGpus.
+  int gpus = 0;
+  std::string where = "from one process";
+  if (testDevicesPerHost_.size() == 1) {
+    gpus = testDevicesPerHost_.begin()->second;
+    where = "on " + testDevicesPerHost_.begin()->first;
+  } else if (testDevicesPerHost_.empty()) {
+    gpus = testGpusOneProcess_;
+  }
+  if (testHeader_ && testHeaders_ == 1 && !testProgress_ && gpus > 1) {
     facts_["nccl_tests_stalled"].push_back(testEvidence_);
     flags_.push_back({"nccl_tests_stalled",
-                      fmt::format("nccl-tests drove {} GPUs from one process and then printed no result and no error",
-                                  testGpusOneProcess_),
+                      fmt::format("nccl-tests listed {} GPUs {} and then printed no result and no error", gpus, where),
                       testEvidence_});
-  }
-  for (const auto& [host, n] : testDevicesPerHost_) {
-    if (testHeader_ && testHeaders_ == 1 && !testProgress_ && n > 1 && testDevicesPerHost_.size() == 1) {
-      facts_["nccl_tests_stalled"].push_back(testEvidence_);
-      flags_.push_back({"nccl_tests_stalled",
-                        fmt::format("nccl-tests listed {} GPUs on {} and then printed no result and no error", n, host),
-                        testEvidence_});
-    }
   }
 }
 
