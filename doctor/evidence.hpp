@@ -5,7 +5,9 @@
 // who printed it.
 #pragma once
 
+#include <map>
 #include <string>
+#include <vector>
 
 #include "pf/result.hpp"
 
@@ -53,6 +55,16 @@ class LineEvidence {
   bool built_ = false, used_ = false;
   Evidence ev_;
 };
+
+/// A finding reported beside the diagnoses (doctor.info's `flags`): what was seen, in words, and where.
+struct Flag {
+  std::string id;  ///< "socket_fallback_with_rdma", ...
+  std::string message;
+  Evidence evidence;
+};
+
+/// Facts derived from the whole log (docs/doctor-rules.md), by name, with the lines they rest on.
+using Facts = std::map<std::string, std::vector<Evidence>>;
 
 inline Json Evidence::toJson() const {
   Json j = Json::object();

@@ -10,39 +10,12 @@
 #include <iterator>
 
 #include "line_search.hpp"
+#include "line_words.hpp"
 
 namespace pf::doctor {
 namespace {
 
 bool has(std::string_view s, std::string_view lit) { return lineHolds(s, lit); }
-
-std::string_view after(std::string_view s, std::string_view lit) {
-  std::size_t p = findInLine(s, lit);
-  return p == std::string_view::npos ? std::string_view() : s.substr(p + lit.size());
-}
-
-// std::atoi on a view: leading white space, a sign, digits; 0 when there are none. Saturates where atoi's
-// behaviour is undefined (hostile input), so a fuzzer cannot trip it.
-int atoiView(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size() && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r'))) ++i;
-  bool neg = false;
-  if (i < s.size() && (s[i] == '+' || s[i] == '-')) neg = s[i++] == '-';
-  long v = 0;
-  for (; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i)
-    if (v < 10000000000L) v = v * 10 + (s[i] - '0');
-  v = std::min<long>(v, 2147483647L);
-  return static_cast<int>(neg ? -v : v);
-}
-
-// The first whitespace-separated word, without allocating.
-std::string_view firstWord(std::string_view s) {
-  std::size_t i = 0;
-  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
-  std::size_t j = i;
-  while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
-  return s.substr(i, j - i);
-}
 
 // Whitespace-separated words (a hand loop: an istringstream costs a locale look-up per word, which showed
 // up as the top cost on multi-GB logs).
@@ -122,39 +95,26 @@ const std::vector<std::string>& InfoExtractor::taps() {
                                              "Init START",
                                              "Init COMPLETE",
                                              "# nThread ",
-                                             "# Using devices",
+                                             "Using devices",
                                              " device ",
                                              "Avg bus bandwidth",
                                              "Out of bounds values",
                                              "Test CUDA failure",
                                              "Test NCCL failure",
                                              ": Test failure",
-                                             "   float     sum",
+                                             "   float  ",  // nccl-tests' result rows: the type column, right-aligned
                                              "NCCL WARN ",
                                              "NVLS multicast",
                                              "CollNet ",
                                              "NET/OFI Selected provider",
-                                             "minBytes "};
+                                             "minBytes ",
+                                             " opCount ",
+                                             "    half  ",
+                                             "  double  ",
+                                             "bfloat16  ",
+                                             "P2P=Enabled",
+                                             "P2P=Disabled"};
   return t;
-}
-
-void InfoExtractor::feedNcclTests(std::string_view t, LineEvidence& ev) {
-  if (has(t, "# nThread ") || (has(t, "nGpus ") && has(t, "minBytes "))) {
-    // "# nThread 1 nGpus 2 minBytes 8 maxBytes ...", also when a paste lost its "# n" (markdown): one process
-    // drives nGpus GPUs, so they are all on its host even when the log shows no "Rank N ... on HOST" lines.
-    testHeader_ = true;
-    if (++testHeaders_ == 2) secondHeader_ = ev.get();
-    testEvidence_ = ev.get();
-    testGpusOneProcess_ = std::max(testGpusOneProcess_, atoiView(firstWord(after(t, "nGpus "))));
-  } else if (has(t, "Rank ") && has(t, " on ") && has(t, " device ") && t.rfind('#', 0) == 0) {
-    // "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [...]": the host is the word after " on ".
-    std::string_view w = firstWord(after(t, " on "));
-    if (!w.empty()) ++testDevicesPerHost_[std::string(w)];
-  } else if (has(t, "Avg bus bandwidth") || has(t, "Out of bounds") || has(t, "Test CUDA failure") ||
-             has(t, "Test NCCL failure") || has(t, ": Test failure") || has(t, "   float     sum") ||
-             has(t, "NCCL WARN ") || has(t, "Watchdog caught")) {
-    testProgress_ = true;
-  }
 }
 
 void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
@@ -205,6 +165,12 @@ void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
   byRank.emplace(rank, std::move(e));
 }
 
+void InfoExtractor::nextLine(std::string_view raw) {
+  // Rare (a sample's matrix rows): an owned normalisation is simpler than the view's ASCII-only contract.
+  const NormLine l = normalizeLine(raw);
+  p2pSample_.nextLine(l.text);
+}
+
 void InfoExtractor::feed(const NormLine& line, const Evidence& ev) {
   LineEvidence le(ev);
   feed(line.view(), le);
@@ -215,10 +181,17 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   // has(t, lit) for a literal that contains taps()[i]: when that tap is not in the line, neither is `lit`.
   auto hasTap = [&](int i, std::string_view lit) { return ((tapMask >> i) & 1u) != 0 && has(t, lit); };
   // nccl-tests prints its header, rows and failures without NCCL's prefix; an NCCL WARN also counts as output.
-  if (l.level.empty())
-    feedNcclTests(t, ev);
-  else if (equals(l.level, "WARN"))
-    testProgress_ = true;
+  if (hasTap(30, " opCount ")) {
+    // A per-call line (NCCL_DEBUG_SUBSYS=COLL); read whatever prefix was left, since grep -r often adds one.
+    calls_.feed(l, ev);
+    return;
+  }
+  if (l.level.empty()) {
+    ncclTests_.feed(t, ev);
+    p2pSample_.feed(t, ev);
+  } else if (equals(l.level, "WARN")) {
+    ncclTests_.sawNcclWarn();
+  }
   if (hasTap(0, "NCCL version ")) {
     // "NCCL version 2.19.3+cuda12.3" (also inside torch's "..., NCCL version 2.18.6" errors: skip those).
     if (has(t, "error") || has(t, "Error")) return;
@@ -341,28 +314,9 @@ void InfoExtractor::finish() {
       flags_.push_back({"gdr_disabled", fmt::format("{}: GPU Direct RDMA disabled for HCA {}", who, h),
                         facts_["gdr_disabled"].front()});
   }
-  if (testHeaders_ > 1) {
-    facts_["nccl_tests_separate_worlds"].push_back(secondHeader_);
-    flags_.push_back(
-        {"nccl_tests_separate_worlds",
-         fmt::format("nccl-tests printed its header {} times: each process ran as its own world", testHeaders_),
-         secondHeader_});
-  }
-  // The GPUs of the one host: its "Rank ... on HOST" lines or, when the paste has none, the header's nGpus.
-  int gpus = 0;
-  std::string where = "from one process";
-  if (testDevicesPerHost_.size() == 1) {
-    gpus = testDevicesPerHost_.begin()->second;
-    where = "on " + testDevicesPerHost_.begin()->first;
-  } else if (testDevicesPerHost_.empty()) {
-    gpus = testGpusOneProcess_;
-  }
-  if (testHeader_ && testHeaders_ == 1 && !testProgress_ && gpus > 1) {
-    facts_["nccl_tests_stalled"].push_back(testEvidence_);
-    flags_.push_back({"nccl_tests_stalled",
-                      fmt::format("nccl-tests listed {} GPUs {} and then printed no result and no error", gpus, where),
-                      testEvidence_});
-  }
+  ncclTests_.finish(facts_, flags_);
+  p2pSample_.finish(facts_, flags_);
+  calls_.finish(facts_, flags_);
 }
 
 // A job whose peers all connect through P2P (never NET/*) and whose NCCL lines come from one host is a

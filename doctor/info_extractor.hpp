@@ -8,10 +8,9 @@
 //   virtual_interface_selected  a bootstrap/socket interface is lo, docker*, veth*, virbr*, cni*, flannel*
 //   socket_fallback_with_rdma   "Using network Socket" on a host whose RDMA device NCCL saw but could not use
 //   gdr_disabled                "GPU Direct RDMA Disabled" for some HCA
-//   nccl_tests_stalled          nccl-tests with several GPUs on one host (its "Rank ... on HOST" lines, or a
-//                               header whose one process drives nGpus > 1) printed its devices, then nothing
-//   nccl_tests_separate_worlds  nccl-tests printed its header more than once: every process was rank 0 of a
-//                               world of its own (MPI not working or nccl-tests built without MPI)
+//   nccl_tests_*                from nccl-tests' own output (nccl_tests_output.hpp)
+//   collective_args_differ      ranks logged one collective call with different arguments (collective_calls.hpp)
+//   p2p_*                       from the CUDA sample p2pBandwidthLatencyTest (p2p_sample_output.hpp)
 //   single_node_p2p             peers connected through P2P and never through a network transport, on one host:
 //                               a single-node job whose GPUs talk directly (where ACS and the IOMMU bite)
 // Formats handled are those of nccl_info_startup_examples.txt (NCCL 2.4 "Ring" lines through 2.19+).
@@ -25,18 +24,15 @@
 #include <unordered_map>
 #include <vector>
 
+#include "collective_calls.hpp"
 #include "evidence.hpp"
 #include "line_normalizer.hpp"
+#include "nccl_tests_output.hpp"
+#include "p2p_sample_output.hpp"
 #include "pf/result.hpp"
 #include "process_table.hpp"
 
 namespace pf::doctor {
-
-struct Flag {
-  std::string id;  ///< "socket_fallback_with_rdma", ...
-  std::string message;
-  Evidence evidence;
-};
 
 class InfoExtractor {
  public:
@@ -47,13 +43,17 @@ class InfoExtractor {
   /// `tapMask`: bit i clear when taps()[i] is certainly not in the line's text (ScanResult::tapMasks).
   void feed(const NormView& line, LineEvidence& ev, std::uint32_t tapMask = ~std::uint32_t{0});
   void feed(const NormLine& line, const Evidence& ev);
+  /// Whether the line after the last one fed is wanted although it holds no tap (a CUDA sample's matrix rows);
+  /// the scanner then passes it, raw, to nextLine().
+  bool wantsNextLine() const { return p2pSample_.wantsNextLine(); }
+  void nextLine(std::string_view raw);
   /// Derives facts and flags; call once after the last feed().
   void finish();
 
   const std::map<std::string, ProcessInfo>& processes() const { return procs_.all(); }
   /// Lines per transport ("P2P/IPC", "NET/IB", ...); complete after finish().
   const std::map<std::string, std::size_t, std::less<>>& transports() const { return transports_; }
-  const std::map<std::string, std::vector<Evidence>>& facts() const { return facts_; }
+  const Facts& facts() const { return facts_; }
   const std::vector<Flag>& flags() const { return flags_; }
   int channels() const { return nchannels_; }
   const std::set<std::string>& algorithms() const { return algos_; }
@@ -66,7 +66,6 @@ class InfoExtractor {
   Json toJson() const;
 
  private:
-  void feedNcclTests(std::string_view t, LineEvidence& ev);
   void feedInit(std::string_view t, LineEvidence& ev, bool start);
   void deriveSingleNodeP2p();  // from transportCounts_, before finish() folds it into transports_
 
@@ -83,17 +82,14 @@ class InfoExtractor {
   std::string keyBuf_;                                      // feedInit's communicator key
   std::pair<const std::string, Comm>* lastComm_ = nullptr;  // the last communicator fed (a comms_ node)
   std::vector<std::uint8_t>* lastSeen_ = nullptr;           // its initSeen_ entry
-  std::map<std::string, std::vector<Evidence>> facts_;
+  Facts facts_;
   std::vector<Flag> flags_;
   std::set<std::string> algos_;
   std::map<std::string, Comm> comms_;
   int nchannels_ = 0;
-  // nccl-tests: devices listed per host, whether any result/error row followed.
-  std::map<std::string, int> testDevicesPerHost_;
-  bool testHeader_ = false, testProgress_ = false;
-  int testHeaders_ = 0;         // only the main process prints "# nThread": more than one means separate worlds
-  int testGpusOneProcess_ = 0;  // the header's nGpus: GPUs driven by one process (on one host)
-  Evidence testEvidence_, secondHeader_;
+  NcclTestsOutput ncclTests_;
+  CollectiveCalls calls_;
+  P2pSampleOutput p2pSample_;
 };
 
 }  // namespace pf::doctor

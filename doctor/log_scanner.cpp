@@ -90,8 +90,10 @@ void LogScanner::block(std::string_view text) {
   const auto& events = scan_.events;
   // Line numbers: newlines counted from the block's start, one pass in total.
   std::size_t counted = 0, lineNo = inputLines_ + 1;
+  std::size_t next = 0;  // where the line after the last one handled starts
   for (std::size_t i = 0; i < events.size();) {
     const std::size_t off = events[i].first;
+    if (info.wantsNextLine()) followLines(text, next, off);
     lineNo += countNewlines(text.data() + counted, off - counted);
     counted = off;
     bool tap = false;
@@ -106,10 +108,24 @@ void LogScanner::block(std::string_view text) {
     }
     auto [b, e] = lineBounds(text, off);
     line(text.substr(b, e - b), lineNo, inputBytes_ + off, tap, tapMask, pats_);
+    const void* nl = std::memchr(text.data() + e, '\n', text.size() - e);
+    next = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) + 1 : text.size();
   }
+  if (info.wantsNextLine()) followLines(text, next, text.size());
   inputLines_ = lineNo - 1 + countNewlines(text.data() + counted, text.size() - counted);
   inputBytes_ += text.size();
   endsWithNewline_ = text.back() == '\n';
+}
+
+// Lines in [from, to) that hold nothing the matcher looks for, passed to the extractor while it asks for them
+// (a sample's matrix rows after their title). A request left open at the end of a block carries into the next.
+void LogScanner::followLines(std::string_view text, std::size_t from, std::size_t to) {
+  while (from < to && info.wantsNextLine()) {
+    const void* nl = std::memchr(text.data() + from, '\n', to - from);
+    const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : to;
+    info.nextLine(text.substr(from, end - from));
+    from = end + 1;
+  }
 }
 
 void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offset, bool tap, std::uint32_t tapMask,

@@ -64,6 +64,7 @@ class LogScanner {
   std::size_t bytes = 0, lines = 0;
 
  private:
+  void followLines(std::string_view text, std::size_t from, std::size_t to);
   void line(std::string_view raw, std::size_t lineNo, std::size_t offset, bool tap, std::uint32_t tapMask,
             const std::vector<int>& pats);
 

@@ -8,6 +8,7 @@
 // chain of events puts it (a call-chain origin after a named cause, an abort after its cause).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -168,6 +169,35 @@ TEST(DoctorSourceMessages, PluginAndC10dMessagesNameTheirCause) {
   EXPECT_EQ(topRule("init.cc:1247 NCCL WARN Mismatched collective detected, please check your collective calls at "
                     "and around rank 3.\n"),
             "other.mismatched-collective");
+}
+
+// A plugin error ("NCCL WARN NET/OFI ...") under an NVLS call-chain frame: the frame only says that NVLS set-up
+// called the failing code, so the plugin's failure leads.
+TEST(DoctorSourceMessages, PluginWarningsAndNvlsChainFrames) {
+  const std::string ofi =
+      "[1,14]<stdout>:w-1:24:66 [6] create_send_comm:5028 NCCL WARN NET/OFI Unable to insert remote address into "
+      "address vector for device 6. RC: 0\n"
+      "[1,14]<stdout>:w-1:24:66 [6] NCCL INFO transport/net.cc:690 -> 3\n"
+      "[1,14]<stdout>:w-1:24:80 [6] NCCL INFO transport/nvls.cc:184 -> 3\n";
+  EXPECT_EQ(topRule(ofi).rfind("efa-libfabric.", 0), 0u) << topRule(ofi);
+  const std::vector<std::string> ids = rankedRuleIds(ofi);
+  EXPECT_EQ(std::find(ids.begin(), ids.end(), "other.nvls-fabric"), ids.end());
+  // NCCL 2.2x's own NVLS message (src/transport/nvls.cc) names the Fabric Manager.
+  EXPECT_EQ(topRule("Failed to bind NVLink SHARP (NVLS) Multicast memory of size 2097152:\n"
+                    "CUDA error 401 'the operation cannot be performed in the present state'.\n"
+                    "This is usually caused by a system or configuration error in the Fabric Manager or NVSwitches.\n"),
+            "other.nvls-fabric");
+}
+
+// ncclConfig_t fields left at NCCL_CONFIG_UNDEF_INT (INT_MIN) by a caller built against newer headers than the
+// library loaded (src/init.cc "Invalid config %s attribute value %d"); a value the user set wrongly is misuse.
+TEST(DoctorSourceMessages, AnUndefinedConfigFieldIsALibraryOlderThanItsCaller) {
+  EXPECT_EQ(topRule("DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:219, invalid "
+                    "argument, NCCL version 2.14.3\nncclInvalidArgument: Invalid value for an argument.\nLast error:\n"
+                    "Invalid config blocking attribute value -2147483648\n"),
+            "version-mismatch.config-struct-layout");
+  EXPECT_NE(topRule("n1:7:7 [0] NCCL WARN Invalid config blocking attribute value 5\n"),
+            "version-mismatch.config-struct-layout");
 }
 
 }  // namespace

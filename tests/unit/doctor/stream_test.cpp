@@ -207,11 +207,23 @@ TEST(DoctorStream, TapIndexesMatchTheExtractorsUse) {
   // InfoExtractor::feed skips searches by tap index (hasTap); a reordered list would silently break it.
   const auto& t = InfoExtractor::taps();
   ASSERT_GE(t.size(), 28u);
-  const std::vector<std::pair<std::size_t, std::string>> used = {
-      {0, "NCCL version "},         {1, "cudaDriverVersion"},      {2, "NET/Plugin"},        {3, "Using network "},
-      {4, "Bootstrap : Using"},     {5, "NET/Socket : Using"},     {6, "NET/IB : Using"},    {7, "NET/IB : No device"},
-      {8, "Unable to open device"}, {9, "ibv_open_device failed"}, {10, "GPU Direct RDMA "}, {11, "Channel "},
-      {14, "Init START"},           {15, "Init COMPLETE"},         {26, "NVLS multicast"},   {27, "CollNet "}};
+  const std::vector<std::pair<std::size_t, std::string>> used = {{0, "NCCL version "},
+                                                                 {1, "cudaDriverVersion"},
+                                                                 {2, "NET/Plugin"},
+                                                                 {3, "Using network "},
+                                                                 {4, "Bootstrap : Using"},
+                                                                 {5, "NET/Socket : Using"},
+                                                                 {6, "NET/IB : Using"},
+                                                                 {7, "NET/IB : No device"},
+                                                                 {8, "Unable to open device"},
+                                                                 {9, "ibv_open_device failed"},
+                                                                 {10, "GPU Direct RDMA "},
+                                                                 {11, "Channel "},
+                                                                 {14, "Init START"},
+                                                                 {15, "Init COMPLETE"},
+                                                                 {26, "NVLS multicast"},
+                                                                 {27, "CollNet "},
+                                                                 {30, " opCount "}};
   for (const auto& [i, lit] : used) EXPECT_EQ(t[i], lit) << i;
 }
 

@@ -36,6 +36,15 @@ TEST(DoctorWeakEvidence, AFailureWithOnlyACategorysWordsGetsThatCategoryAtLowCon
             "ib-verbs.weak-evidence");
 }
 
+// A stack taken from a running process (gdb, py-spy) is how people report a hang: it counts as a failure sign.
+TEST(DoctorWeakEvidence, ADebuggerStackOfAStuckProcessIsAFailureSign) {
+  const std::string words = "[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]\nDevice=0 CAN Access Peer Device=1\n";
+  EXPECT_EQ(top(words).id, "(none)");
+  EXPECT_EQ(
+      top("(gdb) bt\n#0  0x00007f2e766c9827 in sched_yield () at ../sysdeps/unix/syscall-template.S:84\n" + words).id,
+      "p2p.weak-evidence");
+}
+
 TEST(DoctorWeakEvidence, NoFailureInTheLogMeansNoAnswer) {
   // The category's words alone, on configuration or progress lines, are not evidence of anything.
   EXPECT_EQ(top("export MASTER_ADDR=node7 MASTER_PORT=29500\nworld_size=16\n").id, "(none)");

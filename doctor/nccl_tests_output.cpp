@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "nccl_tests_output.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "line_words.hpp"
+
+namespace pf::doctor {
+namespace {
+
+bool has(std::string_view s, std::string_view lit) { return lineHolds(s, lit); }
+
+// The data types nccl-tests (and rccl-tests) print in a row's third column.
+bool isTestType(std::string_view w) {
+  for (std::string_view t : {"float", "half", "double", "bfloat16", "int8", "uint8", "int32", "uint32", "int64",
+                             "uint64", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2"})
+    if (w == t) return true;
+  return false;
+}
+
+bool isOp(std::string_view w) {
+  for (std::string_view o : {"sum", "prod", "max", "min", "avg", "mulsum", "none"})
+    if (w == o) return true;
+  return false;
+}
+
+// A #wrong column (or, before nccl-tests 2.13, the largest error) that says the data was wrong: a count above
+// zero, or an error of 1 or more, which no rounding of a correct sum reaches ("%6g" and "%.0e" print both).
+bool saysWrong(std::string_view w) {
+  if (w.empty() || w.size() > 31 || w == "N/A") return false;
+  char buf[32];
+  std::copy(w.begin(), w.end(), buf);
+  buf[w.size()] = '\0';
+  char* end = nullptr;
+  const double v = std::strtod(buf, &end);
+  return end == buf + w.size() && v >= 1.0;
+}
+
+// A result row ("size count type [redop] [root] time algbw busbw #wrong time algbw busbw #wrong", -I adds four
+// columns per half): whether it is one, and whether a half's #wrong says the data came back wrong.
+bool readRow(std::string_view t, bool& wrong) {
+  std::string_view w[24];
+  const std::size_t n = splitWords(t, w);
+  if (n < 3 || n > 24 || !isDigits(w[0]) || !isDigits(w[1]) || !isTestType(w[2])) return false;
+  std::size_t prefix = 3;
+  if (n > 3 && isOp(w[3])) ++prefix;
+  const std::size_t rest = n - prefix;
+  if (rest % 2 == 1) ++prefix;  // a root column: the two halves have as many columns each
+  const std::size_t half = (n - prefix) / 2;
+  wrong = (half == 4 || half == 8) && (saysWrong(w[prefix + 3]) || saysWrong(w[prefix + half + 3]));
+  return true;
+}
+
+}  // namespace
+
+void NcclTestsOutput::feed(std::string_view t, LineEvidence& ev) {
+  if (has(t, "# nThread ") || (has(t, "nGpus ") && has(t, "minBytes "))) {
+    // "# nThread 1 nGpus 2 minBytes 8 maxBytes ...", also when a paste lost its "# n" (markdown): one process
+    // drives nGpus GPUs, so they are all on its host even when the log shows no "Rank N ... on HOST" lines.
+    header_ = true;
+    if (++headers_ == 2) secondHeader_ = ev.get();
+    evidence_ = ev.get();
+    gpusOneProcess_ = std::max(gpusOneProcess_, atoiView(firstWord(after(t, "nGpus "))));
+  } else if (has(t, "Rank ") && has(t, " on ") && has(t, " device ") && t.rfind('#', 0) == 0) {
+    // "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [...]": the host is the word after " on ".
+    std::string_view w = firstWord(after(t, " on "));
+    if (!w.empty()) ++devicesPerHost_[std::string(w)];
+    listing_ = true;
+  } else if (has(t, "Rank ") && has(t, " uses device ")) {
+    // The NCCL 1 era tests ran every GPU from one process: "   Rank  0 uses device  0 [0x05] Tesla M40 24GB".
+    ++devicesOneProcess_;
+    if (!listing_ && !header_) evidence_ = ev.get();
+    listing_ = true;
+  } else if (has(t, "Using devices")) {
+    listing_ = true;
+    if (!header_) evidence_ = ev.get();
+  } else if (has(t, "Avg bus bandwidth") || has(t, "Out of bounds") || has(t, "Test CUDA failure") ||
+             has(t, "Test NCCL failure") || has(t, ": Test failure") || has(t, "NCCL WARN ") ||
+             has(t, "Watchdog caught")) {
+    progress_ = true;
+  } else if (bool wrong = false; readRow(t, wrong)) {
+    progress_ = true;
+    if (wrong && !wrong_) {
+      wrong_ = true;
+      wrongRow_ = ev.get();
+    }
+  }
+}
+
+void NcclTestsOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
+  if (headers_ > 1) {
+    facts["nccl_tests_separate_worlds"].push_back(secondHeader_);
+    flags.push_back({"nccl_tests_separate_worlds",
+                     fmt::format("nccl-tests printed its header {} times: each process ran as its own world", headers_),
+                     secondHeader_});
+  }
+  if (wrong_) {
+    facts["nccl_tests_wrong_results"].push_back(wrongRow_);
+    flags.push_back(
+        {"nccl_tests_wrong_results", "an nccl-tests row reports wrong data (its #wrong column)", wrongRow_});
+  }
+  // The GPUs of the one host: its "Rank ... on HOST" lines or, when the paste has none, the one process's.
+  int gpus = 0;
+  std::string where = "from one process";
+  if (devicesPerHost_.size() == 1) {
+    gpus = devicesPerHost_.begin()->second;
+    where = "on " + devicesPerHost_.begin()->first;
+  } else if (devicesPerHost_.empty()) {
+    gpus = std::max(gpusOneProcess_, devicesOneProcess_);
+  }
+  if ((header_ || listing_) && headers_ <= 1 && !progress_ && gpus > 1) {
+    facts["nccl_tests_stalled"].push_back(evidence_);
+    flags.push_back({"nccl_tests_stalled",
+                     fmt::format("nccl-tests listed {} GPUs {} and then printed no result and no error", gpus, where),
+                     evidence_});
+  }
+}
+
+}  // namespace pf::doctor
