@@ -57,6 +57,12 @@ bool readRow(std::string_view t, bool& wrong) {
 
 }  // namespace
 
+// A device listing without a header before it (a paste that starts there): its first line is the evidence.
+void NcclTestsOutput::sawListing(LineEvidence& ev) {
+  if (!header_ && !listing_) evidence_ = ev.get();
+  listing_ = true;
+}
+
 void NcclTestsOutput::feed(std::string_view t, LineEvidence& ev) {
   if (has(t, "# nThread ") || (has(t, "nGpus ") && has(t, "minBytes "))) {
     // "# nThread 1 nGpus 2 minBytes 8 maxBytes ...", also when a paste lost its "# n" (markdown): one process
@@ -69,15 +75,13 @@ void NcclTestsOutput::feed(std::string_view t, LineEvidence& ev) {
     // "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [...]": the host is the word after " on ".
     std::string_view w = firstWord(after(t, " on "));
     if (!w.empty()) ++devicesPerHost_[std::string(w)];
-    listing_ = true;
+    sawListing(ev);
   } else if (has(t, "Rank ") && has(t, " uses device ")) {
     // The NCCL 1 era tests ran every GPU from one process: "   Rank  0 uses device  0 [0x05] Tesla M40 24GB".
     ++devicesOneProcess_;
-    if (!listing_ && !header_) evidence_ = ev.get();
-    listing_ = true;
+    sawListing(ev);
   } else if (has(t, "Using devices")) {
-    listing_ = true;
-    if (!header_) evidence_ = ev.get();
+    sawListing(ev);
   } else if (has(t, "Avg bus bandwidth") || has(t, "Out of bounds") || has(t, "Test CUDA failure") ||
              has(t, "Test NCCL failure") || has(t, ": Test failure") || has(t, "NCCL WARN ") ||
              has(t, "Watchdog caught")) {

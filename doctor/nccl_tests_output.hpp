@@ -30,6 +30,8 @@ class NcclTestsOutput {
   void finish(Facts& facts, std::vector<Flag>& flags) const;
 
  private:
+  void sawListing(LineEvidence& ev);
+
   std::map<std::string, int> devicesPerHost_;  // "Rank ... on HOST device" lines
   bool header_ = false, listing_ = false, progress_ = false, wrong_ = false;
   int headers_ = 0;            // only the main process prints "# nThread": more than one means separate worlds

@@ -101,6 +101,18 @@ TEST(DoctorToolOutputs, OldNcclTestsListingFollowedByNothingIsAStall) {
   EXPECT_EQ(test::topRule("> Using devices\n   Rank  0 uses device  0 [0x05] Tesla M40 24GB\n"), "(none)");
 }
 
+// A paste that starts at the device list (no "# nThread" header) still stalls, and the evidence is the list's
+// first line (the fuzzer found the evidence empty, line 0, when only the header set it).
+TEST(DoctorToolOutputs, ADeviceListWithoutItsHeaderIsTheEvidence) {
+  const Analysis a = test::analyzeText(
+      "#  Rank  0 Pid 2152176 on  dgxh100-3 device  0 [0xd1] NVIDIA H100 80GB HBM3\n"
+      "#  Rank  1 Pid 2152176 on  dgxh100-3 device  1 [0xdf] NVIDIA H100 80GB HBM3\n");
+  ASSERT_FALSE(a.diagnoses.empty());
+  EXPECT_EQ(a.diagnoses[0].rule->id, "p2p.single-node-stall");
+  ASSERT_FALSE(a.diagnoses[0].evidence.empty());
+  EXPECT_EQ(a.diagnoses[0].evidence[0].line, 1u);
+}
+
 // Rows of any collective and type are output: an all_gather (op "none") or a half-precision run that was cut
 // before its footer did not stall.
 TEST(DoctorToolOutputs, RowsOfEveryCollectiveAndTypeCountAsProgress) {
