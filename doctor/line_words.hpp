@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
 #include <string_view>
 
 #include "line_search.hpp"
@@ -61,6 +62,18 @@ std::size_t splitWords(std::string_view s, std::string_view (&out)[N]) {
 /// Whether `w` is a run of decimal digits.
 inline bool isDigits(std::string_view w) {
   return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// A whole word as a finite number ("673.49", "1e+06") into `out`; false for anything else (or a word too long
+/// to be one).
+inline bool wordNumber(std::string_view w, double& out) {
+  if (w.empty() || w.size() > 31) return false;
+  char buf[32];
+  w.copy(buf, w.size());
+  buf[w.size()] = '\0';
+  char* end = nullptr;
+  out = std::strtod(buf, &end);
+  return end == buf + w.size() && out > -1e300 && out < 1e300;
 }
 
 }  // namespace pf::doctor

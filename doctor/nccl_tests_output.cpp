@@ -5,39 +5,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstdlib>
+#include <string>
 
 #include "line_words.hpp"
+#include "pf/import.hpp"
 
 namespace pf::doctor {
 namespace {
 
 bool has(std::string_view s, std::string_view lit) { return lineHolds(s, lit); }
 
-// The data types nccl-tests (and rccl-tests) print in a row's third column.
-bool isTestType(std::string_view w) {
-  for (std::string_view t : {"float", "half", "double", "bfloat16", "int8", "uint8", "int32", "uint32", "int64",
-                             "uint64", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2"})
-    if (w == t) return true;
-  return false;
-}
-
-bool isOp(std::string_view w) {
-  for (std::string_view o : {"sum", "prod", "max", "min", "avg", "mulsum", "none"})
-    if (w == o) return true;
-  return false;
-}
-
 // A #wrong column (or, before nccl-tests 2.13, the largest error) that says the data was wrong: a count above
 // zero, or an error of 1 or more, which no rounding of a correct sum reaches ("%6g" and "%.0e" print both).
 bool saysWrong(std::string_view w) {
-  if (w.empty() || w.size() > 31 || w == "N/A") return false;
-  char buf[32];
-  std::copy(w.begin(), w.end(), buf);
-  buf[w.size()] = '\0';
-  char* end = nullptr;
-  const double v = std::strtod(buf, &end);
-  return end == buf + w.size() && v >= 1.0;
+  double v = 0;
+  return wordNumber(w, v) && v >= 1.0;
 }
 
 // A result row ("size count type [redop] [root] time algbw busbw #wrong time algbw busbw #wrong", -I adds four
@@ -45,9 +27,10 @@ bool saysWrong(std::string_view w) {
 bool readRow(std::string_view t, bool& wrong) {
   std::string_view w[24];
   const std::size_t n = splitWords(t, w);
-  if (n < 3 || n > 24 || !isDigits(w[0]) || !isDigits(w[1]) || !isTestType(w[2])) return false;
+  if (n < 3 || n > 24 || !isDigits(w[0]) || !isDigits(w[1]) || import::elementSize(std::string(w[2])) == 0)
+    return false;
   std::size_t prefix = 3;
-  if (n > 3 && isOp(w[3])) ++prefix;
+  if (n > 3 && import::knownOp(std::string(w[3]))) ++prefix;
   const std::size_t rest = n - prefix;
   if (rest % 2 == 1) ++prefix;  // a root column: the two halves have as many columns each
   const std::size_t half = (n - prefix) / 2;

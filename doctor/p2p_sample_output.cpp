@@ -4,25 +4,12 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
-
 #include "line_words.hpp"
 
 namespace pf::doctor {
 namespace {
 
 constexpr int kMaxGpus = 64;
-
-// A whole word as a finite, non-negative number ("673.49", "2.6e+01"); false otherwise.
-bool number(std::string_view w, double& out) {
-  if (w.empty() || w.size() > 31) return false;
-  char buf[32];
-  w.copy(buf, w.size());
-  buf[w.size()] = '\0';
-  char* end = nullptr;
-  out = std::strtod(buf, &end);
-  return end == buf + w.size() && out >= 0 && out < 1e12;
-}
 
 }  // namespace
 
@@ -35,9 +22,8 @@ void P2pSampleOutput::feed(std::string_view t, LineEvidence& ev) {
   // A second run of the sample in the same log starts its matrices afresh; the last complete one counts.
   current_ = &matrices_[kind][enabled ? 1 : 0];
   *current_ = Matrix{};
-  current_->seen = true;
   current_->title = ev.get();
-  last_ = current_;
+  currentEnabled_ = enabled;
   columns_ = 0;
   linesLeft_ = kMaxGpus + 3;  // blank lines, the header, the rows
 }
@@ -66,7 +52,7 @@ void P2pSampleOutput::nextLine(std::string_view t) {
   const int row = atoiView(w[0]);
   double values[kMaxGpus];
   for (int c = 0; c < columns_; ++c)
-    if (!number(w[c + 1], values[c])) {
+    if (!wordNumber(w[c + 1], values[c]) || values[c] < 0) {
       linesLeft_ = 0;
       return;
     }
@@ -96,15 +82,13 @@ void P2pSampleOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
                      on.title});
     break;
   }
-  // The matrix printed last: an enabled one with no row under it means the sample hung in its first
-  // peer-to-peer copies.
-  if (last_ && last_->rows == 0 &&
-      (last_ == &matrices_[kUnidirectional][1] || last_ == &matrices_[kBidirectional][1] ||
-       last_ == &matrices_[kLatency][1])) {
-    facts["p2p_test_stalled"].push_back(last_->title);
+  // The matrix printed last (the one whose rows were read last): an enabled one with no row under it means the
+  // sample hung in its first peer-to-peer copies.
+  if (current_ && currentEnabled_ && current_->rows == 0) {
+    facts["p2p_test_stalled"].push_back(current_->title);
     flags.push_back({"p2p_test_stalled",
                      "p2pBandwidthLatencyTest printed a P2P=Enabled matrix title and no figure after it",
-                     last_->title});
+                     current_->title});
   }
 }
 

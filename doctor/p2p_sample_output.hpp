@@ -39,15 +39,14 @@ class P2pSampleOutput {
  private:
   enum Kind { kUnidirectional, kBidirectional, kLatency, kKinds };
   struct Matrix {
-    bool seen = false;
     int rows = 0, pairs = 0;
     double pairSum = 0;  // off the diagonal: GPU pairs, not a GPU's copies within its own memory
     Evidence title;
     double mean() const { return pairs > 0 ? pairSum / pairs : 0.0; }
   };
-  Matrix matrices_[kKinds][2];    // [kind][P2P enabled]
-  Matrix* current_ = nullptr;     // the matrix whose rows are being read
-  const Matrix* last_ = nullptr;  // the matrix whose title came last
+  Matrix matrices_[kKinds][2];  // [kind][P2P enabled]
+  Matrix* current_ = nullptr;   // the matrix whose title came last (its rows are read while linesLeft_ > 0)
+  bool currentEnabled_ = false;
   int columns_ = 0, linesLeft_ = 0;
 };
 

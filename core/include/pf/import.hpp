@@ -44,4 +44,12 @@ RunReport fromNcclTestsJson(const Json& j, const std::string& name = "<json>");
 /// @throws UsageError when the report does not hold exactly one sweep result.
 Json toNcclTestsJson(const RunReport& report);
 
+namespace import {
+/// Bytes per element of nccl-tests' (and rccl-tests') type names; 0 for a name it does not print. Also used by
+/// the doctor to tell a pasted result row from other text.
+int elementSize(const std::string& dtype);
+/// Reduction names nccl-tests prints, plus "none" for the data-movement collectives.
+bool knownOp(const std::string& op);
+}  // namespace import
+
 }  // namespace pf

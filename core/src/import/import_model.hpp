@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "pf/import.hpp"
 #include "pf/result.hpp"
 #include "pf/sweep_row.hpp"
 
@@ -69,10 +70,6 @@ struct Doc {
 bool knownCollective(const std::string& name);
 /// "all_reduce" from "./build/all_reduce_perf", "all_reduce_perf_mpi", "all_reduce_perf"; "" otherwise.
 std::string collectiveFromProgram(const std::string& program);
-/// Bytes per element of nccl-tests' (and rccl-tests') type names; 0 for a name it does not print.
-int elementSize(const std::string& dtype);
-/// Reduction names nccl-tests prints, plus "none" for the data-movement collectives.
-bool knownOp(const std::string& op);
 
 /// Parses a whole token as a finite number ("188.69", "1.2e+03", "11812"); nullopt otherwise.
 std::optional<double> parseNumber(const std::string& token);
