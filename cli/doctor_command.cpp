@@ -18,6 +18,7 @@
 #include "pf/timer.hpp"
 #include "pf/verdict.hpp"
 #include "report.hpp"
+#include "report_memory.hpp"
 #include "rule_catalog.hpp"
 
 namespace pf::cli {
@@ -39,6 +40,9 @@ class DoctorCommand final : public Command {
     app.add_option("--rules", rulesDir_,
                    "load the rules catalog from DIR (<category>.json files) instead of the "
                    "built-in one");
+    app.add_option("--forget", forget_,
+                   "leave out the remembered reports of this thread (URL) when comparing the log with reported "
+                   "failures: measures the memory on its own cases, leave-one-thread-out (docs/doctor.md)");
     app.add_option("--root", root_, "read /sys, /dev and /etc under DIR for --confirm (a captured tree)");
     app.add_flag("-v,--verbose", common_.view.verbose,
                  "show every evidence line, the links and each process's NCCL setup");
@@ -68,6 +72,7 @@ class DoctorCommand final : public Command {
     for (int i = 0; i < *inv.argc; ++i) report.context.argv.push_back(doctor::validUtf8((*inv.argv)[i]));
     report.context.start_time = utcNowIso8601();
     doctor::Catalog catalog = rulesDir_.empty() ? doctor::builtinCatalog() : doctor::loadCatalogDir(rulesDir_);
+    if (!forget_.empty()) catalog.reports = catalog.reports->without(forget_);
     if (std::count(files_.begin(), files_.end(), "-") > 1) throw UsageError("'-' (stdin) can be given only once");
     const std::vector<std::string> paths = doctor::expandInputs(files_);
     // One streaming pass over each input, in fixed-size blocks: memory does not grow with the logs' size.
@@ -107,7 +112,7 @@ class DoctorCommand final : public Command {
   }
 
   std::vector<std::string> files_;
-  std::string rulesDir_, root_;
+  std::string rulesDir_, root_, forget_;
   bool confirm_ = false;
   CommonOptions common_;
 };

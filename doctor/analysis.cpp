@@ -9,6 +9,7 @@
 #include "log_scanner.hpp"
 #include "log_source.hpp"
 #include "matcher.hpp"
+#include "similar_reports.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -152,6 +153,7 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
   a.ranks = analyzeRanks(failures, scan.watchdog(), scan.info, scan.maxRank);
   a.info = std::move(scan.info);
   a.diagnoses = std::move(found);
+  addSimilarReports(catalog, scan, a);
   return a;
 }
 

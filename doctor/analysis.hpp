@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -18,6 +19,7 @@
 #include "info_extractor.hpp"
 #include "log_source.hpp"
 #include "rank_analysis.hpp"
+#include "report_memory.hpp"
 #include "rule_catalog.hpp"
 
 namespace pf::doctor {
@@ -40,12 +42,14 @@ struct Diagnosis {
   std::string confirm;  ///< "", "confirmed", "refuted", "unknown" (after --confirm)
   std::string confirmDetail;
   Json confirmMeasured = Json::object();
+  std::vector<Neighbour> similar;  ///< for a similar-reports diagnosis: the nearest reports of its category
   /// The fix with {capture} placeholders filled in.
   std::string fixText() const;
 };
 
 struct Analysis {
-  std::vector<Diagnosis> diagnoses;  ///< ranked: most likely cause first
+  std::vector<Diagnosis> diagnoses;             ///< ranked: most likely cause first
+  std::vector<std::unique_ptr<Rule>> ownRules;  ///< the rules of similar-reports diagnoses (not in the catalog)
   InfoExtractor info;
   RankReport ranks;
   std::size_t bytes = 0, lines = 0;

@@ -59,7 +59,10 @@ std::size_t countNewlines(const char* p, std::size_t n) {
 }  // namespace
 
 LogScanner::LogScanner(const Catalog& catalog)
-    : catalog_(catalog), matcher_(catalog, InfoExtractor::taps()), hits_(matcher_.patterns().size()) {
+    : words(catalog.reports.get()),
+      catalog_(catalog),
+      matcher_(catalog, InfoExtractor::taps()),
+      hits_(matcher_.patterns().size()) {
   patternRules_.resize(hits_.size());
   for (std::size_t r = 0; r < catalog.rules.size(); ++r)
     for (const auto& g : catalog.rules[r].groups)
@@ -84,6 +87,12 @@ void LogScanner::endInput() {
 
 void LogScanner::block(std::string_view text) {
   if (text.empty()) return;
+  for (std::size_t b = 0; b < text.size() && words.wantsLines();) {
+    const void* nl = std::memchr(text.data() + b, '\n', text.size() - b);
+    const std::size_t e = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+    words.headLine(text.substr(b, e - b));
+    b = e + 1;
+  }
   scan_.clear();
   matcher_.scan(text, scan_);
   // The lines of interest in text order, each line's rule hits and tap together.
@@ -174,6 +183,7 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
     if (h.first.size() < kMaxEvidence) h.first.emplace_back(key, le.get());
     if (!view.host.empty() && h.hosts.find(view.host) == h.hosts.end()) h.hosts.emplace(view.host);
     if (rank >= 0) h.ranks.insert(rank);
+    if (failing && view.level.empty()) h.failOutsideNccl = true;
     if (failing && !h.haveFail) {
       h.fail = {key, le.get()};
       h.haveFail = true;

@@ -21,6 +21,7 @@
 #include "info_extractor.hpp"
 #include "matcher.hpp"
 #include "rank_analysis.hpp"
+#include "report_memory.hpp"
 #include "rule_catalog.hpp"
 
 namespace pf::doctor {
@@ -33,7 +34,8 @@ struct PatternHits {
   std::size_t count = 0;
   std::vector<std::pair<LineKey, Evidence>> first;  ///< the first kMaxEvidence lines, in input order
   bool haveFail = false, haveStampedFail = false;
-  std::pair<LineKey, Evidence> fail;         ///< the first line that is not an NCCL INFO line
+  bool failOutsideNccl = false;       ///< a matching line that is not an NCCL INFO or WARN line (the program's own)
+  std::pair<LineKey, Evidence> fail;  ///< the first line that is not an NCCL INFO line
   std::pair<LineKey, Evidence> stampedFail;  ///< the first such line with the smallest timestamp
   std::set<std::string, std::less<>> hosts;
   std::set<int> ranks;
@@ -60,6 +62,8 @@ class LogScanner {
   std::vector<WatchdogEntry> watchdog() const;
 
   InfoExtractor info;
+  /// The known words of the job's first lines (report_memory.hpp); the evaluation adds the lines rules kept.
+  WordSample words;
   int maxRank = -1;
   std::size_t bytes = 0, lines = 0;
 

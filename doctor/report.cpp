@@ -43,6 +43,12 @@ std::vector<Result> toResults(const Analysis& a) {
       lines.push_back(e.toJson());  // the host, rank and timestamp each line names
     }
     r.params["lines"] = std::move(lines);
+    if (!d.similar.empty()) {
+      Json near = Json::array();
+      for (const auto& n : d.similar)
+        near.push_back({{"id", n.report->id}, {"thread", n.report->thread}, {"similarity", n.similarity}});
+      r.params["similar_reports"] = std::move(near);
+    }
     out.push_back(std::move(r));
   }
   Result info;

@@ -13,6 +13,7 @@
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
 #include "pf/result.hpp"
+#include "report_memory.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -178,7 +179,8 @@ Catalog finish(std::vector<Rule> all) {
   std::set<std::string> ids;
   for (const auto& r : all)
     if (!ids.insert(r.id).second) throw UsageError(fmt::format("doctor rules: duplicate rule id '{}'", r.id));
-  return Catalog{std::move(all)};
+  auto reports = ReportMemory::builtin(all);
+  return Catalog{std::move(all), std::move(reports)};
 }
 }  // namespace
 

@@ -6,12 +6,15 @@
 // `--rules DIR` loads another set (for people writing rules).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 namespace pf::doctor {
+
+class ReportMemory;
 
 /// The categories, exactly as the issue names them; each has one rules file <category>.json.
 const std::vector<std::string>& categories();
@@ -50,13 +53,16 @@ struct Rule {
 
 struct Catalog {
   std::vector<Rule> rules;
+  /// Reported failures to compare a log with when no rule names its cause (report_memory.hpp); null = none.
+  std::shared_ptr<const ReportMemory> reports;
 };
 
 /// Parses one rules file. @throws UsageError naming `fileName` and the rule for any format error.
 std::vector<Rule> parseRulesFile(std::string_view fileName, std::string_view text);
-/// The catalog compiled into the binary (doctor/rules/*.json at build time).
+/// The catalog compiled into the binary (doctor/rules/*.json at build time), with the built-in report memory.
 Catalog builtinCatalog();
-/// Every <category>.json in `dir`; @throws UsageError when a category file is missing or malformed.
+/// Every <category>.json in `dir`, with the built-in report memory; @throws UsageError when a category file is missing
+/// or malformed.
 Catalog loadCatalogDir(const std::string& dir);
 
 /// The files embedded at build time: (file name, content). Defined in the generated rules_embedded.cpp.

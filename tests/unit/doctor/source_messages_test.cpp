@@ -96,6 +96,14 @@ TEST(DoctorSourceMessages, CudaAndDriverMessages) {
             "cuda.forked-cuda-init");
   EXPECT_EQ(topRule("RuntimeError: Tensors must be CUDA and dense\n"), "cuda.cpu-tensor-to-nccl");
   EXPECT_EQ(topRule("n1:1:1 [0] NCCL WARN Cuda failure 'CUDA driver is a stub library'\n"), "cuda.stub-driver");
+  // The runtimes' names for "no code for this GPU" (CUDA's cudaError_t, HIP's hipError_t 209 and 218, which
+  // hipamd prints as "Cannot retrieve Static function, error: N").
+  EXPECT_EQ(topRule("RuntimeError: cudaErrorNoKernelImageForDevice\n"), "version-mismatch.nccl-too-old-for-gpu");
+  EXPECT_EQ(topRule(":0:/src/hip_platform.cpp:110 : 301 us: Cannot retrieve Static function, error: 209\n"),
+            "version-mismatch.nccl-too-old-for-gpu");
+  EXPECT_EQ(topRule("hipErrorInvalidKernelFile\n"), "version-mismatch.nccl-too-old-for-gpu");
+  // gdb's word for a process killed by SIGBUS, as people paste it from a hung job.
+  EXPECT_EQ(topRule("Thread 7 \"python\" received signal SIGBUS, Bus error.\n"), "shm.bus-error");
 }
 
 TEST(DoctorSourceMessages, LaunchersAndRendezvous) {

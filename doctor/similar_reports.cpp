@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "similar_reports.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace pf::doctor {
+namespace {
+
+bool endsWith(const std::string& s, std::string_view tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
+  if (!catalog.reports || a.diagnoses.size() >= 2) return;
+  const Matcher& matcher = scan.matcher();
+  const auto& hits = scan.patterns();
+  // The failure signs are the last group of every `<category>.weak-evidence` rule (tracebacks, NCCL WARN,
+  // "timed out", a segfault...): the lines they matched are this tier's evidence, and without one it is silent.
+  // A failure sign on an NCCL WARN line is not enough: NCCL warns on healthy jobs too ("Failed to open
+  // libibverbs.so" on every node without InfiniBand). The program itself must say it failed (a traceback, an
+  // error code, a segfault, a timeout).
+  std::map<LineKey, const Evidence*> failing;
+  bool failed = false;
+  for (const auto& rule : catalog.rules) {
+    if (!rule.fallback || !endsWith(rule.id, ".weak-evidence") || rule.groups.empty()) continue;
+    for (const auto& p : rule.groups.back())
+      if (int i = matcher.indexOf(&p); i >= 0 && hits[static_cast<std::size_t>(i)].haveFail) {
+        const PatternHits& h = hits[static_cast<std::size_t>(i)];
+        failing.emplace(h.fail.first, &h.fail.second);
+        failed = failed || h.failOutsideNccl;
+      }
+  }
+  if (!failed) return;
+  // The words of the job's first lines (sampled while scanning) and of the first failing line (not an INFO
+  // line) of every rule pattern: a late failure in a long log is among the latter.
+  for (const auto& h : hits) {
+    if (h.haveFail) scan.words.add(h.fail.second.text);
+    if (h.haveStampedFail) scan.words.add(h.stampedFail.second.text);
+  }
+  const std::vector<CategoryVote> votes = catalog.reports->vote(scan.words.ids());
+  for (const auto& v : votes) {
+    if (a.diagnoses.size() >= 2 || v.share < kMinSimilarShare) break;
+    if (std::any_of(a.diagnoses.begin(), a.diagnoses.end(),
+                    [&](const Diagnosis& d) { return d.rule->category == v.category; }))
+      continue;
+    const Rule* weak = nullptr;
+    for (const auto& r : catalog.rules)
+      if (r.id == v.category + ".weak-evidence") weak = &r;
+    auto rule = std::make_unique<Rule>();
+    rule->id = v.category + ".similar-reports";
+    rule->category = v.category;
+    rule->fallback = true;
+    rule->confidence = std::round(20 * v.share) / 100;  // at most 0.2: below every rule
+    rule->title =
+        fmt::format("The failing lines read most like known {} failures (word similarity: weak evidence)", v.category);
+    std::string near;
+    for (std::size_t i = 0; i < v.reports.size() && i < 3; ++i) {
+      const KnownReport& r = *v.reports[i].report;
+      near += fmt::format("{}{} (similarity {:.2f}): {}", i ? " " : "",
+                          r.rule ? "the messages of rule " + r.id : r.thread, v.reports[i].similarity, r.cause);
+      for (const auto& l : r.links)
+        if (std::find(rule->links.begin(), rule->links.end(), l) == rule->links.end()) rule->links.push_back(l);
+    }
+    const ReportMemory& memory = *catalog.reports;
+    rule->explanation = fmt::format(
+        "{:.0f}% of the similarity of the {} known failures nearest to this log's words (of {} reported failures "
+        "and the messages of {} rules the doctor remembers) is in failures of the {} category. Nearest: {}",
+        100 * v.share, v.voters, memory.cases(), memory.size() - memory.cases(), v.category, near);
+    const KnownReport& nearest = *v.reports.front().report;
+    rule->fix =
+        fmt::format("{}{}{}", weak ? weak->fix + " " : "",
+                    nearest.rule ? "The nearest rule's fix: " : "The nearest report was fixed this way: ", nearest.fix);
+    if (weak) {
+      rule->commands = weak->commands;
+      rule->probe = weak->probe;
+    }
+    Diagnosis d;
+    d.rule = rule.get();
+    d.hits = failing.size();
+    d.first = failing.begin()->first;
+    for (const auto& [key, ev] : failing) {
+      if (d.evidence.size() < kMaxEvidence) d.evidence.push_back(*ev);
+      if (!ev->host.empty()) d.hosts.insert(ev->host);
+      if (ev->rank >= 0) d.ranks.insert(ev->rank);
+    }
+    d.similar = v.reports;
+    a.ownRules.push_back(std::move(rule));
+    a.diagnoses.push_back(std::move(d));
+  }
+}
+
+}  // namespace pf::doctor

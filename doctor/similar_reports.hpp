@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The last tier of the doctor's answer: when the rules name fewer than two causes for a log that shows a
+// failure, the categories of the reported failures its words are closest to (report_memory.hpp) fill the list,
+// at a confidence of at most 0.2 (below every rule's), each with the failing lines, the nearest threads and the
+// category's checks. A log with no failure sign gets nothing from this tier: words alone are not a failure.
+#pragma once
+
+#include "analysis.hpp"
+#include "log_scanner.hpp"
+#include "rule_catalog.hpp"
+
+namespace pf::doctor {
+
+/// Categories at least this share of the nearest reports' vote are offered.
+inline constexpr double kMinSimilarShare = 0.2;
+
+/// Appends the similar-report diagnoses to `a.diagnoses` (already ranked), as above.
+void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a);
+
+}  // namespace pf::doctor
