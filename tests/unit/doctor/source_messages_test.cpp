@@ -177,6 +177,10 @@ TEST(DoctorSourceMessages, PluginAndC10dMessagesNameTheirCause) {
   EXPECT_EQ(topRule("init.cc:1247 NCCL WARN Mismatched collective detected, please check your collective calls at "
                     "and around rank 3.\n"),
             "other.mismatched-collective");
+  // libfabric's own log line (FI_LOG_LEVEL=warn): libfabric:PID:TIME::PROVIDER:SUBSYSTEM:FUNCTION():LINE<warn>.
+  EXPECT_EQ(topRule("libfabric:812:1700000000::efa:ep_ctrl:efa_rdm_ep_close():540<warn> Unable to close "
+                    "endpoint\n"),
+            "efa-libfabric.libfabric-provider-warning");
 }
 
 // A plugin error ("NCCL WARN NET/OFI ...") under an NVLS call-chain frame: the frame only says that NVLS set-up
