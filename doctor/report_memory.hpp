@@ -112,7 +112,7 @@ class ReportMemory {
   static std::shared_ptr<const ReportMemory> make(std::vector<Raw> cases, const std::vector<Rule>& rules);
   void build(std::vector<Raw> raw);
 
-  std::vector<Raw> raw_;  // kept for without()
+  std::vector<Raw> raw_;  // the texts, kept for without()
   std::vector<KnownReport> reports_;
   struct Hash {
     using is_transparent = void;
@@ -125,7 +125,9 @@ class ReportMemory {
 /// The words of a log that the memory knows, from a bounded sample of its lines.
 class WordSample {
  public:
-  /// The first lines of a job carry its set-up (versions, transports); the lines rules matched carry the failure.
+  /// A short log is read whole; a long one's first lines hold the launcher's and framework's start-up errors, and
+  /// the failing lines the rules kept (added at the end) a failure further on. Bounded, so the cost of the
+  /// memory does not grow with the log.
   static constexpr std::size_t kHeadLines = 4096;
 
   explicit WordSample(const ReportMemory* memory) : memory_(memory) {}
