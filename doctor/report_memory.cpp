@@ -213,10 +213,23 @@ std::vector<CategoryVote> ReportMemory::vote(const std::vector<std::uint32_t>& i
   return votes;
 }
 
+namespace {
+
+bool isStackWord(std::string_view w) {
+  static constexpr std::string_view kPrefixes[] = {"nccl", "rccl",    "c10d",      "gloo",      "dist", "torchrun",
+                                                   "mpi",  "horovod", "deepspeed", "libfabric", "ibv_", "efa"};
+  for (auto p : kPrefixes)
+    if (w.substr(0, p.size()) == p) return true;
+  return false;
+}
+
+}  // namespace
+
 void WordSample::add(std::string_view line) {
   if (!memory_) return;
   if (have_.empty()) have_.assign(memory_->vocabularySize(), false);
   forEachWord(line, buf_, [&](std::string_view w) {
+    stack_ = stack_ || isStackWord(w);
     const std::int64_t id = memory_->wordId(w);
     if (id < 0 || have_[static_cast<std::size_t>(id)]) return;
     have_[static_cast<std::size_t>(id)] = true;

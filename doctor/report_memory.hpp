@@ -140,6 +140,10 @@ class WordSample {
   }
   void add(std::string_view line);
   const std::vector<std::uint32_t>& ids() const { return ids_; }
+  /// Whether a sampled word names the distributed stack (nccl..., c10d, gloo, dist..., torchrun, mpi...,
+  /// horovod, deepspeed, libfabric, ibv_...): the memory holds distributed failures only, so a log that names none
+  /// of it is not compared with them.
+  bool namesTheStack() const { return stack_; }
 
  private:
   const ReportMemory* memory_;
@@ -147,6 +151,7 @@ class WordSample {
   std::vector<std::uint32_t> ids_;
   std::vector<bool> have_;
   std::string buf_;
+  bool stack_ = false;
 };
 
 }  // namespace pf::doctor

@@ -27,12 +27,15 @@ void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
   // libibverbs.so" on every node without InfiniBand). The program itself must say it failed (a traceback, an
   // error code, a segfault, a timeout).
   std::map<LineKey, const Evidence*> failing;
+  std::vector<bool> failureSign(hits.size(), false);
   bool failed = false;
   for (const auto& rule : catalog.rules) {
     if (!rule.fallback || !endsWith(rule.id, ".weak-evidence") || rule.groups.empty()) continue;
     for (const auto& p : rule.groups.back())
-      if (int i = matcher.indexOf(&p); i >= 0 && hits[static_cast<std::size_t>(i)].haveFail) {
+      if (int i = matcher.indexOf(&p); i >= 0) {
         const PatternHits& h = hits[static_cast<std::size_t>(i)];
+        failureSign[static_cast<std::size_t>(i)] = true;
+        if (!h.haveFail) continue;
         failing.emplace(h.fail.first, &h.fail.second);
         failed = failed || h.failOutsideNccl;
       }
@@ -44,6 +47,13 @@ void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
     if (h.haveFail) scan.words.add(h.fail.second.text);
     if (h.haveStampedFail) scan.words.add(h.stampedFail.second.text);
   }
+  // The log must also be about the distributed stack: an NCCL line, a line that a rule's pattern other than a
+  // failure sign matched (each names NCCL, CUDA, a launcher, a store, a fabric...), or a sampled word that names
+  // it. Every remembered failure is a distributed one, so a plain Python traceback would otherwise read like the
+  // torch failures.
+  bool domain = !a.info.processes().empty() || scan.words.namesTheStack();
+  for (std::size_t i = 0; i < hits.size() && !domain; ++i) domain = !failureSign[i] && hits[i].count > 0;
+  if (!domain) return;
   const std::vector<CategoryVote> votes = catalog.reports->vote(scan.words.ids());
   for (const auto& v : votes) {
     if (a.diagnoses.size() >= 2 || v.share < kMinSimilarShare) break;

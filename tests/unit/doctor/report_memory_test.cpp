@@ -145,13 +145,18 @@ TEST(DoctorReportMemory, TheBuiltInMemoryIsTheDevelopmentPartOnly) {
 
 // The tier in the analysis: the built-in rules with the small memory (the catalog outlives the analyses, which
 // point at its rules).
-Analysis analyzeWithSmallMemory(const std::string& log) {
+const Catalog& smallCatalog();
+
+Analysis analyzeWithSmallMemory(const std::string& log) { return analyze(smallCatalog(), {Source{"log", log}}); }
+
+// The catalog of analyzeWithSmallMemory, for analyses with another block size.
+const Catalog& smallCatalog() {
   static const Catalog c = [] {
     Catalog x = test::catalog();
     x.reports = smallMemory();
     return x;
   }();
-  return analyze(c, {Source{"log", log}});
+  return c;
 }
 
 std::size_t similarCount(const Analysis& a) {
@@ -162,6 +167,7 @@ std::size_t similarCount(const Analysis& a) {
 
 TEST(DoctorSimilarReports, AFailureNoRuleNamesGetsTheNearestReportsCategoryAtLowConfidence) {
   auto a = analyzeWithSmallMemory(
+      "n1:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n"
       "Traceback (most recent call last):\n"
       "RuntimeError: the kestrel heron went away\n");
   // No rule names a cause (the words are the memory's own). r2 has two words in common with the log; r1
@@ -174,6 +180,15 @@ TEST(DoctorSimilarReports, AFailureNoRuleNamesGetsTheNearestReportsCategoryAtLow
   ASSERT_EQ(first.similar.size(), 1u);
   EXPECT_EQ(first.similar[0].report->id, "r2");
   EXPECT_EQ(first.rule->links, std::vector<std::string>{"https://example.invalid/r2"});
+  // Streamed in 7-byte blocks the answer is the same (lines split across blocks are sampled whole).
+  auto b = analyze(smallCatalog(),
+                   {Source{"log",
+                           "n1:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\nTraceback (most recent call last):\n"
+                           "RuntimeError: the kestrel heron went away\n"}},
+                   7);
+  ASSERT_EQ(b.diagnoses.size(), 1u);
+  EXPECT_EQ(b.diagnoses[0].rule->id, first.rule->id);
+  EXPECT_EQ(b.diagnoses[0].rule->confidence, first.rule->confidence);
 }
 
 TEST(DoctorSimilarReports, NoFailureOrOnlyNcclWarningsMeansNoGuess) {
@@ -186,8 +201,24 @@ TEST(DoctorSimilarReports, NoFailureOrOnlyNcclWarningsMeansNoGuess) {
                                        "n1:1:1 [0] NCCL WARN Failed to connect to MASTER_ADDR TCPStore: timed out\n")),
             0u);
   EXPECT_EQ(similarCount(analyzeWithSmallMemory("n1:1:1 [0] NCCL WARN Failed to find the kestrel heron\n")), 0u);
-  // The same words said by the program itself are a failure.
-  EXPECT_GE(similarCount(analyzeWithSmallMemory("RuntimeError: Failed to find the kestrel heron\n")), 1u);
+  // The same words said by the program itself are a failure, in a job that uses NCCL.
+  EXPECT_GE(similarCount(analyzeWithSmallMemory("n1:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n"
+                                                "RuntimeError: Failed to find the kestrel heron\n")),
+            1u);
+}
+
+// Every remembered failure is a distributed one, so a plain Python error would read like the torch ones: without
+// a line about the distributed stack (an NCCL line, or any rule's pattern but a failure sign) the tier is silent.
+TEST(DoctorSimilarReports, APlainPythonErrorIsNotComparedWithDistributedFailures) {
+  const std::string traceback =
+      "Traceback (most recent call last):\n"
+      "  File \"/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py\", line 1501, in _call_impl\n"
+      "RuntimeError: mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)\n";
+  EXPECT_EQ(similarCount(test::analyzeText(traceback)), 0u);
+  // The memory's own words without a line about the stack: silent; with an NCCL line (above) or a word that
+  // names the stack, compared.
+  EXPECT_EQ(similarCount(analyzeWithSmallMemory("RuntimeError: Failed to find the kestrel heron\n")), 0u);
+  EXPECT_GE(similarCount(analyzeWithSmallMemory("RuntimeError: horovod lost the kestrel\n")), 1u);
 }
 
 TEST(DoctorSimilarReports, NeverRepeatsOrOutranksTheRules) {
