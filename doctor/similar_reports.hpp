@@ -4,7 +4,8 @@
 // The last tier of the doctor's answer: when the rules name fewer than two causes for a log that shows a
 // failure, the categories of the reported failures its words are closest to (report_memory.hpp) fill the list,
 // at a confidence of at most 0.2 (below every rule's), each with the failing lines, the nearest threads and the
-// category's checks. A log with no failure sign gets nothing from this tier: words alone are not a failure.
+// category's checks. A log with no failure sign gets nothing from this tier (words alone are not a failure), and
+// neither does one that says nothing about the distributed stack (the memory holds only distributed failures).
 #pragma once
 
 #include "analysis.hpp"
