@@ -56,6 +56,12 @@ std::size_t countNewlines(const char* p, std::size_t n) {
   return c;
 }
 
+// Where the line that starts at `from` ends (its newline, or `to`).
+std::size_t lineEnd(std::string_view text, std::size_t from, std::size_t to) {
+  const void* nl = std::memchr(text.data() + from, '\n', to - from);
+  return nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : to;
+}
+
 }  // namespace
 
 LogScanner::LogScanner(const Catalog& catalog)
@@ -88,8 +94,7 @@ void LogScanner::endInput() {
 void LogScanner::block(std::string_view text) {
   if (text.empty()) return;
   for (std::size_t b = 0; b < text.size() && words.wantsLines();) {
-    const void* nl = std::memchr(text.data() + b, '\n', text.size() - b);
-    const std::size_t e = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : text.size();
+    const std::size_t e = lineEnd(text, b, text.size());
     words.headLine(text.substr(b, e - b));
     b = e + 1;
   }
@@ -117,8 +122,7 @@ void LogScanner::block(std::string_view text) {
     }
     auto [b, e] = lineBounds(text, off);
     line(text.substr(b, e - b), lineNo, inputBytes_ + off, tap, tapMask, pats_);
-    const void* nl = std::memchr(text.data() + e, '\n', text.size() - e);
-    next = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) + 1 : text.size();
+    next = std::min(lineEnd(text, e, text.size()) + 1, text.size());
   }
   if (info.wantsNextLine()) followLines(text, next, text.size());
   inputLines_ = lineNo - 1 + countNewlines(text.data() + counted, text.size() - counted);
@@ -130,8 +134,7 @@ void LogScanner::block(std::string_view text) {
 // (a sample's matrix rows after their title). A request left open at the end of a block carries into the next.
 void LogScanner::followLines(std::string_view text, std::size_t from, std::size_t to) {
   while (from < to && info.wantsNextLine()) {
-    const void* nl = std::memchr(text.data() + from, '\n', to - from);
-    const std::size_t end = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : to;
+    const std::size_t end = lineEnd(text, from, to);
     info.nextLine(text.substr(from, end - from));
     from = end + 1;
   }

@@ -65,7 +65,7 @@ std::vector<ReportMemory::Raw> ReportMemory::parseCases(const std::vector<std::p
 
 std::shared_ptr<const ReportMemory> ReportMemory::make(std::vector<Raw> raw, const std::vector<Rule>& rules) {
   for (const auto& rule : rules) {
-    if (rule.id == rule.category + ".weak-evidence") continue;
+    if (isWeakEvidence(rule)) continue;
     Raw r;
     r.report.id = rule.id;
     r.report.category = rule.category;
@@ -109,9 +109,7 @@ std::shared_ptr<const ReportMemory> ReportMemory::without(const std::string& thr
   std::vector<Raw> kept;
   for (const auto& r : raw_)
     if (r.report.thread != thread) kept.push_back(r);
-  auto m = std::make_shared<ReportMemory>();
-  m->build(std::move(kept));
-  return m;
+  return make(std::move(kept), {});  // the rules' messages are among raw_ already
 }
 
 void ReportMemory::build(std::vector<Raw> raw) {

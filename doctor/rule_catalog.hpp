@@ -51,6 +51,10 @@ struct Rule {
   std::vector<Capture> captures;
 };
 
+/// The category's fallback of last resort (docs/doctor-rules.md, "The weak-evidence tier"): its last group is the
+/// list of failure signs, and its words are generic by design.
+inline bool isWeakEvidence(const Rule& r) { return r.id == r.category + ".weak-evidence"; }
+
 struct Catalog {
   std::vector<Rule> rules;
   /// Reported failures to compare a log with when no rule names its cause (report_memory.hpp); null = none.

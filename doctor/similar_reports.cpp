@@ -9,13 +9,6 @@
 #include <map>
 
 namespace pf::doctor {
-namespace {
-
-bool endsWith(const std::string& s, std::string_view tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-}  // namespace
 
 void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
   if (!catalog.reports || a.diagnoses.size() >= 2) return;
@@ -30,7 +23,7 @@ void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
   std::vector<bool> failureSign(hits.size(), false);
   bool failed = false;
   for (const auto& rule : catalog.rules) {
-    if (!rule.fallback || !endsWith(rule.id, ".weak-evidence") || rule.groups.empty()) continue;
+    if (!isWeakEvidence(rule) || rule.groups.empty()) continue;
     for (const auto& p : rule.groups.back())
       if (int i = matcher.indexOf(&p); i >= 0) {
         const PatternHits& h = hits[static_cast<std::size_t>(i)];
@@ -62,7 +55,7 @@ void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
       continue;
     const Rule* weak = nullptr;
     for (const auto& r : catalog.rules)
-      if (r.id == v.category + ".weak-evidence") weak = &r;
+      if (r.category == v.category && isWeakEvidence(r)) weak = &r;
     auto rule = std::make_unique<Rule>();
     rule->id = v.category + ".similar-reports";
     rule->category = v.category;
