@@ -201,6 +201,40 @@ TEST(DoctorSourceMessages, PluginWarningsAndNvlsChainFrames) {
             "other.nvls-fabric");
 }
 
+// aws-ofi-nccl's own warnings (NCCL_OFI_WARN prefixes "NET/OFI "): a GPU buffer the provider cannot register, the
+// GPUDirect check of GDR instance types, and the plugin's libfabric version check. The plugin's registration message
+// is EFA/libfabric, not verbs (NCCL's own IB transport prints ibv_reg_mr).
+TEST(DoctorSourceMessages, AwsOfiNcclMessagesNameTheirCause) {
+  EXPECT_EQ(topRule("p5:12:30 [0] register_mr_buffers:544 NCCL WARN NET/OFI Unable to register memory (type = 2) for "
+                    "device 0. RC: -14, Error: Bad address\n"
+                    "p5:12:30 [0] NCCL INFO transport/net.cc:800 -> 2\n"),
+            "efa-libfabric.ofi-gpu-registration");
+  EXPECT_EQ(topRule("p5:12:30 [0] NCCL WARN NET/OFI Couldn't register memory region with regattr. RC: -38, ERROR: "
+                    "Function not implemented\n"),
+            "efa-libfabric.ofi-gpu-registration");
+  EXPECT_EQ(topRule("p5:12:30 [0] NCCL WARN NET/OFI Unable to register memory (type = 2) for device 0. RC: -22, "
+                    "Error: Invalid argument\n"),
+            "version-mismatch.ofi-register-einval");  // EINVAL keeps the older installer's rule
+  EXPECT_EQ(topRule("p4d:12:30 [0] NCCL WARN NET/OFI GDR disabled on GDR-supported instance type p4d.24xlarge\n"),
+            "efa-libfabric.ofi-gdr-not-configured");
+  EXPECT_EQ(topRule("p4d:12:30 [0] NCCL WARN NET/OFI EFA provider requires at least libfabric version 1.22.0.\n"
+                    "p4d:12:30 [0] NCCL INFO NET/Plugin: Failed to initialize net plugin\n"),
+            "version-mismatch.ofi-libfabric-too-old");
+  // libfabric's EFA status strings (prov/efa/src/efa_errno.h): a peer that never answered, and one that stopped.
+  EXPECT_EQ(topRule("libfabric:45:17::efa:cq:efa_rdm_txe_handle_error():737<warn> err: 113, message: Unreachable "
+                    "remote - never received a response (15)\n"
+                    "p5:45:53 [4] NCCL WARN NET/OFI Request 0x7fbb94 completed with error. RC: 113. Error: No route "
+                    "to host. Completed length: 0\n"),
+            "efa-libfabric.efa-peer-unreachable");
+  const std::vector<std::string> stopped = rankedRuleIds(
+      "libfabric:45:17::efa:cq:efa_rdm_txe_handle_error():737<warn> err: 103, message: Unresponsive receiver "
+      "(connection previously established) (4124)\n");
+  EXPECT_NE(std::find(stopped.begin(), stopped.end(), "efa-libfabric.efa-peer-stopped-responding"), stopped.end());
+  // The verbs path's own registration failure stays with ib-verbs.
+  EXPECT_EQ(topRule("n1:7:9 [0] NCCL WARN Call to ibv_reg_mr failed with error Bad address\n"),
+            "ib-verbs.gdr-registration-failed");
+}
+
 // ncclConfig_t fields left at NCCL_CONFIG_UNDEF_INT (INT_MIN) by a caller built against newer headers than the
 // library loaded (src/init.cc "Invalid config %s attribute value %d"); a value the user set wrongly is misuse.
 TEST(DoctorSourceMessages, AnUndefinedConfigFieldIsALibraryOlderThanItsCaller) {
