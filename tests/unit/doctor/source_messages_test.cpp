@@ -235,6 +235,31 @@ TEST(DoctorSourceMessages, AwsOfiNcclMessagesNameTheirCause) {
             "ib-verbs.gdr-registration-failed");
 }
 
+// UCX's shared-memory FIFO, a framework that cannot dlopen libnccl, NCCL's CUDA-graph messages, and the topology
+// search's fallback, which NCCL survives (a WARN, then one channel in index order): it must not outrank a failure.
+TEST(DoctorSourceMessages, UcxLoaderGraphCaptureAndSearchFallback) {
+  EXPECT_EQ(topRule("[1716:0:1716] mm_iface.c:123 UCX  ERROR mm_iface failed to allocate receive FIFO\n"
+                    "[ucp_address_unpack] Caught signal 11 (Segmentation fault)\n"),
+            "shm.ucx-fifo-allocation");
+  EXPECT_EQ(topRule("jaxlib.xla_extension.XlaRuntimeError: INTERNAL: nccl_utils.cc:133: NCCL operation "
+                    "ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work.\n"),
+            "version-mismatch.nccl-not-loadable");
+  EXPECT_EQ(
+      topRule("ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\nLast error:\nNCCL cannot be "
+              "captured in a graph if either it wasn't built with CUDA runtime >= 11.3 or if the installed CUDA "
+              "driver < R465.\n"),
+      "version-mismatch.graph-capture-unsupported");
+  EXPECT_EQ(topRule("Thread 1302975 (active): \"MainThread\"\n    sched_yield (libc.so.6)\n"
+                    "    ncclLaunchKernelBefore_NoUncapturedCuda (enqueue.cc:968)\n    doLaunches (group.cc:161)\n"),
+            "other.graph-mixing-deadlock");
+  const std::string fallback =
+      "h:1:2 [0] graph/search.cc:1135 NCCL WARN Could not find a path for pattern 4, falling back to simple order\n";
+  EXPECT_EQ(topRule(fallback), "other.topology-search-fallback");
+  EXPECT_EQ(topRule(fallback + "h:1:2 [0] NCCL WARN Error : ring 1 does not loop back to start (3 != 0)\n"),
+            "other.topology-search");
+  EXPECT_EQ(topRule(fallback + "h:1:2 [0] NCCL WARN Cuda failure 'out of memory'\n").rfind("cuda.", 0), 0u);
+}
+
 // ncclConfig_t fields left at NCCL_CONFIG_UNDEF_INT (INT_MIN) by a caller built against newer headers than the
 // library loaded (src/init.cc "Invalid config %s attribute value %d"); a value the user set wrongly is misuse.
 TEST(DoctorSourceMessages, AnUndefinedConfigFieldIsALibraryOlderThanItsCaller) {
