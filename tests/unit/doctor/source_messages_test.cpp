@@ -260,6 +260,12 @@ TEST(DoctorSourceMessages, UcxLoaderGraphCaptureAndSearchFallback) {
   EXPECT_EQ(topRule(fallback + "h:1:2 [0] NCCL WARN Cuda failure 'out of memory'\n").rfind("cuda.", 0), 0u);
 }
 
+// bash's own message while fork keeps failing with EAGAIN: a process or thread limit, as for pthread_create.
+TEST(DoctorSourceMessages, ForkRetryIsAProcessLimit) {
+  EXPECT_EQ(topRule("-bash: fork: retry: No child processes\n"), "resource-limits.thread-create");
+  EXPECT_EQ(topRule("/bin/sh: fork: retry: Resource temporarily unavailable\n"), "resource-limits.thread-create");
+}
+
 // ncclConfig_t fields left at NCCL_CONFIG_UNDEF_INT (INT_MIN) by a caller built against newer headers than the
 // library loaded (src/init.cc "Invalid config %s attribute value %d"); a value the user set wrongly is misuse.
 TEST(DoctorSourceMessages, AnUndefinedConfigFieldIsALibraryOlderThanItsCaller) {
