@@ -266,6 +266,18 @@ TEST(DoctorSourceMessages, ForkRetryIsAProcessLimit) {
   EXPECT_EQ(topRule("/bin/sh: fork: retry: Resource temporarily unavailable\n"), "resource-limits.thread-create");
 }
 
+// ProcessGroupNCCL's wait for rank 0's unique id in the c10d store: rank 0 was late, stuck or dead. A consequence:
+// rank 0's own failure, when the log has it, ranks first.
+TEST(DoctorSourceMessages, WaitingForRankZerosNcclIdIsAConsequence) {
+  const std::string wait =
+      "[7] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', "
+      "but store->get('0') got error: Socket Timeout\n";
+  EXPECT_EQ(topRule(wait), "timeout-hang.rank0-late-for-nccl-init");
+  EXPECT_EQ(topRule("[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n" + wait)
+                .rfind("cuda.", 0),
+            0u);
+}
+
 // ncclConfig_t fields left at NCCL_CONFIG_UNDEF_INT (INT_MIN) by a caller built against newer headers than the
 // library loaded (src/init.cc "Invalid config %s attribute value %d"); a value the user set wrongly is misuse.
 TEST(DoctorSourceMessages, AnUndefinedConfigFieldIsALibraryOlderThanItsCaller) {
