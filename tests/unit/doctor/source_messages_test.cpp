@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// Rules written from the messages NCCL, PyTorch, CUDA and the kernel print for a cause (NCCL's WARN strings in
-// src/, NCCL's "file.cc:LINE -> CODE" call-chain lines, c10d's and torch elastic's exceptions, CUDA's error
-// strings, IOMMU faults), not from corpus cases. Each log line here is synthetic, laid out as the program prints
-// it; each test checks that the message reaches the right cause, and that a rule of this kind ranks where the
-// chain of events puts it (a call-chain origin after a named cause, an abort after its cause).
+// Rules written from the messages that NCCL, PyTorch, CUDA, the network plugins and libraries (aws-ofi-nccl,
+// libfabric, UCX), shells and the kernel print for a cause (NCCL's WARN strings in src/, NCCL's "file.cc:LINE -> CODE"
+// call-chain lines, c10d's and torch elastic's exceptions, CUDA's error strings, IOMMU faults), read in the program
+// that prints them rather than copied from a corpus case (some were first met in a development case). Each log line
+// here is synthetic, laid out as the program prints it; each test checks that the message reaches the right cause,
+// and that a rule of this kind ranks where the chain of events puts it (a call-chain origin after a named cause, an
+// abort after its cause).
 #include <gtest/gtest.h>
 
 #include <algorithm>
