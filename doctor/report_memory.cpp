@@ -125,7 +125,7 @@ void ReportMemory::build(std::vector<Raw> raw) {
       if (e == std::string::npos) e = text.size();
       const std::string_view line(text.data() + b, e - b);
       b = e + 1;
-      if (line.find("NCCL INFO") != std::string_view::npos) continue;
+      if (!memoryReads(line)) continue;
       forEachWord(line, buf, [&](std::string_view w) {
         if (words[i].emplace(w).second) threadsOf[std::string(w)].insert(raw_[i].report.thread);
       });
@@ -169,6 +169,7 @@ std::vector<CategoryVote> ReportMemory::vote(const std::vector<std::uint32_t>& i
   double norm = 0;
   for (auto id : q) norm += double(idf_[id]) * idf_[id];
   if (norm <= 0) return {};
+  const double queryLength = std::sqrt(norm);
   std::vector<Neighbour> near;
   for (const auto& r : reports_) {
     // Both lists are sorted by word id: one merge.
@@ -188,8 +189,8 @@ std::vector<CategoryVote> ReportMemory::vote(const std::vector<std::uint32_t>& i
       }
     }
     // One word in common is a coincidence (a rule's two-word literal and "state" in a traceback).
-    if (shared >= kMinSharedWords && dot / std::sqrt(norm) >= minSimilarity)
-      near.push_back({&r, dot / std::sqrt(norm)});
+    const double similarity = dot / queryLength;
+    if (shared >= kMinSharedWords && similarity >= minSimilarity) near.push_back({&r, similarity});
   }
   std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) { return x.similarity > y.similarity; });
   if (near.size() > k) near.resize(k);

@@ -50,6 +50,10 @@ void forEachWord(std::string_view line, std::string& buf, Fn&& fn) {
   }
 }
 
+/// Whether the memory reads `line`: NCCL's INFO lines are left out, in the remembered failures and in the log alike
+/// (every job prints its set-up; the memory compares what went wrong).
+inline bool memoryReads(std::string_view line) { return line.find("NCCL INFO") == std::string_view::npos; }
+
 /// One remembered failure: a corpus case, or a rule's messages (`rule`: then `id` is the rule id, `thread` is
 /// "rule:<id>", `cause` its title).
 struct KnownReport {
@@ -133,10 +137,9 @@ class WordSample {
   explicit WordSample(const ReportMemory* memory) : memory_(memory) {}
   /// Whether more head lines are wanted.
   bool wantsLines() const { return memory_ && headLines_ < kHeadLines; }
-  /// NCCL's INFO lines are skipped: every job prints its set-up, and the memory compares what went wrong.
   void headLine(std::string_view line) {
     ++headLines_;
-    if (line.find("NCCL INFO") == std::string_view::npos) add(line);
+    if (memoryReads(line)) add(line);
   }
   void add(std::string_view line);
   const std::vector<std::uint32_t>& ids() const { return ids_; }
