@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""How many of NCCL's own WARN messages reach a specific doctor rule.
+
+Reads every WARN("...") format string in an NCCL source tree (src/), fills its conversions with plausible values,
+lays each out as NCCL prints it ("host:pid:tid [dev] path/file.cc:LINE NCCL WARN message", after an INFO line with
+the version) and runs `preflight doctor --json` on it as its own process. Counts how many reach a rule other than
+the fallbacks (`other.nccl-warning`, the `*.weak-evidence` rules, the memory's `*.similar-reports`). Many WARNs are
+internal checks or API misuse that no user meets; the list (--list) is where to look for the ones that matter.
+A filled value is a guess ("mlx5_0" for every %s), so a rule keyed on a real argument (a /dev/shm path) can miss
+here and still match a real log: the count is a floor.
+
+  python3 bench/doctor_nccl_warn_coverage.py --nccl /path/to/nccl [--preflight build/bin/preflight] [--list]
+"""
+import argparse
+import collections
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+WARN = re.compile(r'WARN\(\s*"((?:[^"\\]|\\.)*)"')
+FALLBACK = re.compile(r"^other\.nccl-warning$|\.weak-evidence$|\.similar-reports$")
+
+
+def formats(src):
+    found = {}
+    for root, _, files in os.walk(src):
+        for name in sorted(files):
+            if not name.endswith((".cc", ".cu", ".h", ".cpp")):
+                continue
+            path = os.path.join(root, name)
+            with open(path, errors="replace") as f:
+                for m in WARN.finditer(f.read()):
+                    found.setdefault(m.group(1), os.path.relpath(path, src))
+    return sorted(found.items(), key=lambda kv: (kv[1], kv[0]))
+
+
+def fill(fmt):
+    s = fmt.replace("\\n", "").replace('\\"', '"')
+    s = re.sub(r"%-?\d*\.?\d*(ll|l|z|h|hh)?[dui]", "3", s)
+    s = re.sub(r"%-?\d*(ll|l|z)?[xX]", "1f", s)
+    s = s.replace("%p", "0x7f00dead0000")
+    s = re.sub(r"%-?\d*\.?\*?s", "mlx5_0", s)
+    s = re.sub(r"%(\.\d+)?[fgeG]", "1.5", s)
+    return s.replace("%%", "%")
+
+
+def diagnose(preflight, text, tmp):
+    log, out = os.path.join(tmp, "warn.log"), os.path.join(tmp, "warn.json")
+    with open(log, "w") as f:
+        f.write(text)
+    subprocess.run([preflight, "doctor", log, "--json", out], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with open(out) as f:
+        doc = json.load(f)
+    return [r["params"]["rule_id"] for r in doc["results"] if r.get("kind") == "diagnosis"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--nccl", required=True, help="an NCCL source tree (its src/ is read)")
+    ap.add_argument("--preflight", default="build/bin/preflight")
+    ap.add_argument("--list", action="store_true", help="print every WARN that reaches only a fallback")
+    a = ap.parse_args()
+    src = os.path.join(a.nccl, "src")
+    if not os.path.isdir(src):
+        sys.exit(f"{a.nccl}: no src/ directory; pass the root of an NCCL checkout")
+    if not os.access(a.preflight, os.X_OK):
+        sys.exit(f"{a.preflight}: not an executable; build first or pass --preflight")
+    rows = formats(src)
+    specific, by_dir, missed = 0, collections.Counter(), []
+    with tempfile.TemporaryDirectory() as tmp:
+        for fmt, path in rows:
+            text = ("node1:1234:1234 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
+                    f"node1:1234:5678 [0] {path}:100 NCCL WARN {fill(fmt)}\n")
+            ids = diagnose(a.preflight, text, tmp)
+            if ids and not FALLBACK.search(ids[0]):
+                specific += 1
+            else:
+                missed.append((path, fmt))
+                by_dir[os.path.dirname(path) or "."] += 1
+    print(f"{len(rows)} distinct WARN formats in {src}: {specific} reach a specific rule "
+          f"({100.0 * specific / max(len(rows), 1):.0f}%), {len(missed)} only a fallback")
+    print("fallback only, by directory: " + ", ".join(f"{d} {n}" for d, n in by_dir.most_common()))
+    if a.list:
+        for path, fmt in missed:
+            print(f"{path}: {fmt}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Rules written from a sweep over every WARN format string in NCCL's src/ (bench/doctor_nccl_warn_coverage.py
+// lists the ones that reach no specific rule). Each line below is one of those format strings filled in as NCCL
+// prints it ("host:pid:tid [dev] file.cc:LINE NCCL WARN message"); each test checks that the message reaches the
+// cause the source around it names, and that warnings NCCL survives do not outrank a real failure.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_util.hpp"
+
+namespace pf::doctor {
+namespace {
+
+using test::rankedRuleIds;
+using test::topRule;
+
+std::string warn(const std::string& file, const std::string& message) {
+  return "gpu7:4021:4090 [2] " + file + ":512 NCCL WARN " + message + "\n";
+}
+
+// One WARN each: the source file that prints it, the message filled in, and the rule it must reach first.
+struct Case {
+  const char* file;
+  const char* message;
+  const char* rule;
+};
+
+const Case kCases[] = {
+    {"init.cc",
+     "Detected mixed local Net device counts across ranks (min 3, max 4). Set NCCL_IGNORE_NET_MISMATCH=1 to continue.",
+     "ib-verbs.net-device-count-differs"},
+    {"mnnvl.cc",
+     "MNNVL (cliqueSize 72) is available but not working on this system. Check the IMEX channel configuration "
+     "(/dev/nvidia-caps-imex-channels). Set NCCL_MNNVL_ENABLE=0 to ignore this issue.",
+     "other.mnnvl-imex"},
+    // "NVLS" in the message is the user's NCCL_ALGO, not an NVLS set-up failure.
+    {"enqueue.cc",
+     "No algorithm/protocol available for function AllReduce with datatype ncclInt8. NCCL_ALGO was set to NVLS.",
+     "other.no-algorithm-for-collective"},
+    {"misc/argcheck.cc", "AllReduce : sendbuff allocated on device 0 mismatchs with NCCL device 3",
+     "cuda.buffer-on-other-device"},
+    {"misc/argcheck.cc", "AllReduce : recvbuff 0x55d0c8a1e000 is not a valid pointer", "cuda.cpu-tensor-to-nccl"},
+    {"misc/argcheck.cc", "Broadcast : invalid root 8 (root should be in the 0..7 range)", "other.program-misuse"},
+    {"init.cc", "ncclConfig_t argument not initialized via NCCL_CONFIG_INITIALIZER", "other.program-misuse"},
+    {"misc/argcheck.cc", "Error: corrupted comm object detected", "other.program-misuse"},
+    {"enqueue.cc", "FP8 reduction support begins with sm90 capable devices.", "version-mismatch.fp8-needs-sm90"},
+    {"misc/cudawrap.cc", "Retrieve cuMemGetHandleForAddressRange version 11070 failed with 0 status 1",
+     "version-mismatch.driver-lacks-entry-point"},
+    {"include/alloc.h", "CUMEM Host is not supported prior to CUDA 12.2", "version-mismatch.driver-lacks-entry-point"},
+    {"misc/nvmlwrap.cc", "nvmlInit_v2() failed: Insufficient Permissions", "cuda.nvml-unavailable"},
+    {"os/linux.cc",
+     "Failed to open libnvidia-ml.so.1: libnvidia-ml.so.1: cannot open shared object file: No such file or directory",
+     "cuda.nvml-unavailable"},
+    // NVML's own reason for a kernel module that differs from the user-space driver is the more specific cause.
+    {"misc/nvmlwrap.cc", "nvmlInit_v2() failed: Driver/library version mismatch",
+     "version-mismatch.driver-runtime-combination"},
+    {"include/alloc.h", "Failed to CUDA calloc 8388608 bytes", "cuda.out-of-memory"},
+    {"misc/utils.cc", "Unrecoverable error detected: malloc(size=1073741824) returned null.",
+     "resource-limits.host-memory"},
+    {"include/checks.h", "Thread creation failed: Resource temporarily unavailable", "resource-limits.thread-create"},
+    // cuMem file descriptors travel between the ranks of a node over abstract UNIX sockets (os/linux_ipcsocket.cc).
+    {"os/linux_ipcsocket.cc",
+     "UDS: Sending data over socket /tmp/nccl-socket-3-8a5c2f1d94e7b603 failed : Connection refused (111)",
+     "p2p.cumem-handle-exchange"},
+    {"proxy.cc", "ncclProxyCallBlockingUDS call to tpRank 1(8a5c2f1d94e7b603) failed : 2", "p2p.cumem-handle-exchange"},
+    {"misc/socket.cc", "Net : No valid <IPv4_or_hostname>:<port> pair found", "rendezvous.nccl-comm-id"},
+    {"os/linux.cc", "Error: Could not map /dev/shm/nccl-Xq3rTz size 9637888, error: Cannot allocate memory (12)",
+     "shm.segment-create-failed"},
+    {"misc/gdrwrap.cc", "gdr_pin_buffer(addr 7f3a40000000, size 65536) failed: -22", "ib-verbs.gdrcopy-failed"},
+    {"transport/net_ib/common.cc", "communicator encountered a fatal error (detected in ncclIbTest)",
+     "ib-verbs.async-port-error"},
+};
+
+TEST(DoctorNcclWarnCoverage, EachMessageReachesTheCauseItsSourceNames) {
+  for (const Case& c : kCases) EXPECT_EQ(topRule(warn(c.file, c.message)), c.rule) << c.file << ": " << c.message;
+}
+
+TEST(DoctorNcclWarnCoverage, AnAllocationFailureOutranksTheGenericWarning) {
+  // The fallback for an unrecognised WARN stays last: a named cause on a later line ranks first.
+  auto ids = rankedRuleIds(warn("graph/topo.cc", "TOPO/NET : Only matched 1 devices, 2 requested from mlx5_0") +
+                           warn("include/alloc.h", "Failed to CUDA malloc 67108864 bytes"));
+  ASSERT_FALSE(ids.empty());
+  EXPECT_EQ(ids.front(), "cuda.out-of-memory");
+}
+
+}  // namespace
+}  // namespace pf::doctor
