@@ -42,8 +42,12 @@ std::string ifName(std::string tok) {
 }
 
 bool isVirtual(const std::string& ifn) {
-  // Not "lo": a single-node job legitimately bootstraps over loopback.
-  for (const char* p : {"veth", "docker", "virbr", "cni", "flannel", "br-"}) {
+  // Interfaces that are not a node's own NIC, by the names their software gives them: container and bridge devices
+  // (veth, docker, podman, LXD, libvirt), Kubernetes network plugins (Calico cali*, Cilium lxc*/cilium_*, Weave,
+  // Flannel, kube-router, VXLAN and Geneve tunnels) and VPN tunnels (tun/tap, WireGuard, Tailscale, ZeroTier). Not
+  // "lo": a single-node job legitimately bootstraps over loopback.
+  for (const char* p : {"veth",   "docker", "virbr", "cni",   "flannel", "br-", "podman", "lxdbr", "cali",      "lxc",
+                        "cilium", "weave",  "kube-", "vxlan", "genev",   "tun", "tap",    "wg",    "tailscale", "zt"}) {
     if (ifn.rfind(p, 0) == 0) return true;
   }
   return false;
@@ -301,7 +305,7 @@ void InfoExtractor::finish() {
       if (isVirtual(i) && seen.insert(i).second)
         flags_.push_back(
             {"virtual_interface_selected",
-             fmt::format("{} uses interface {}, a container/virtual device (not routable between nodes)", who, i),
+             fmt::format("{} uses interface {}, a container, bridge or tunnel device, not the node's own NIC", who, i),
              facts_["virtual_interface_selected"].front()});
     }
     if (p.network == "Socket" && p.ibOpenFailed) {
