@@ -72,10 +72,32 @@ const Case kCases[] = {
     {"misc/gdrwrap.cc", "gdr_pin_buffer(addr 7f3a40000000, size 65536) failed: -22", "ib-verbs.gdrcopy-failed"},
     {"transport/net_ib/common.cc", "communicator encountered a fatal error (detected in ncclIbTest)",
      "ib-verbs.async-port-error"},
+    // NCCL 2.1x's socket layer (still RCCL's): the connect loop's own words.
+    {"misc/socket.cc",
+     "socketPollConnect: Connect to 10.0.0.2<40000> returned 111(Connection refused) errno 111(Connection refused)",
+     "network-interface.socket-connect-retries"},
+    {"misc/socket.cc", "socketStartConnect: exceeded retries (35)", "network-interface.socket-connect-retries"},
+    {"misc/socket.cc", "Net : No interface found in the same subnet as remote address 10.0.0.2<4000>",
+     "network-interface.no-listening-interface"},
+    // RCCL's own checks (ROCm/rccl src/misc/rocmwrap.cc, rocm_smi_wrap.cc).
+    {"misc/rocmwrap.cc", "ROCr Driver version found is 60100. Minimum requirement is 60200",
+     "version-mismatch.driver-too-old"},
+    {"misc/rocm_smi_wrap.cc", "ROCm SMI init failure 8", "cuda.nvml-unavailable"},
 };
 
 TEST(DoctorNcclWarnCoverage, EachMessageReachesTheCauseItsSourceNames) {
   for (const Case& c : kCases) EXPECT_EQ(topRule(warn(c.file, c.message)), c.rule) << c.file << ": " << c.message;
+}
+
+TEST(DoctorNcclWarnCoverage, RcclsIommuWarningCountsOnlyWithAHang) {
+  // RCCL prints it on healthy hosts too: alone it is weak evidence; beside a watchdog timeout it names the IOMMU.
+  const std::string iommu =
+      warn("init.cc", "Missing \"iommu=pt\" from kernel command line which can lead to system instablity or hang!");
+  EXPECT_NE(topRule(iommu), "p2p.rccl-iommu-not-passthrough");
+  EXPECT_EQ(topRule(iommu + "[rank0]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
+                            "collective operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                            "Timeout(ms)=600000) ran for 600044 milliseconds before timing out.\n"),
+            "p2p.rccl-iommu-not-passthrough");
 }
 
 TEST(DoctorNcclWarnCoverage, AnAllocationFailureOutranksTheGenericWarning) {
