@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// Rules written from the messages PyTorch's distributed stack raises or logs, read in its source
+// (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp, NCCLUtils.hpp, socket.cpp, TCPStore.cpp, distributed_c10d.py,
+// torch/distributed/elastic/), not from a corpus case. Each line is laid out as PyTorch prints it; each test checks
+// the cause the source around the message names.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_util.hpp"
+
+namespace pf::doctor {
+namespace {
+
+using test::topRule;
+
+struct Case {
+  const char* line;
+  const char* rule;
+};
+
+const Case kCases[] = {
+    {"[rank3]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:1421] [Rank 3] monitoring thread detects no heartbeat and "
+     "will finally kill the process! terminateProcessGroup_0 collectiveDebugInfoMode_0",
+     "timeout-hang.watchdog-hung"},
+    {"[rank3]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:1520] [Rank 3] NCCL watchdog thread terminated with "
+     "exception: unknown",
+     "timeout-hang.aborted-after-timeout"},
+    // The bind's errno names the cause more precisely than the failed bind or listen.
+    {"[W1008 23:40:22.836678340 socket.cpp:426] [c10d] The server socket cannot be initialized on [::]:29500 (errno: "
+     "99 - Cannot assign requested address).",
+     "rendezvous.address-not-local"},
+    {"[rank1]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:812] [Rank 1] Work WorkNCCL(SeqNum=12, OpType=ALLREDUCE) "
+     "timed out in blocking wait (NCCL_BLOCKING_WAIT=1).",
+     "timeout-hang.watchdog-timeout"},
+    {"[W1008 23:40:22.836678340 TCPStore.cpp:361] Timed out after 900 seconds waiting for clients. 7/8 clients joined.",
+     "rendezvous.rendezvous-timeout"},
+    {"[W1008 23:40:22.836678340 socket.cpp:462] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - "
+     "Address already in use).",
+     "rendezvous.port-in-use"},
+    {"[W1008 23:40:22.836678340 socket.cpp:462] [c10d] The server socket has failed to listen on any local network "
+     "address.",
+     "rendezvous.store-server-cannot-listen"},
+    {"RuntimeError: AVG requires NCCL 2.10+. The current version is 2.7", "version-mismatch.nccl-too-old-for-torch"},
+    {"RuntimeError: ProcessGroupNCCL only supports send for NCCL lib version >= 2.7.0",
+     "version-mismatch.nccl-too-old-for-torch"},
+    {"RuntimeError: Distributed package doesn't have NCCL built in", "version-mismatch.torch-backend-not-built"},
+    {"ValueError: trying to initialize the default process group twice!", "other.program-misuse"},
+    {"RuntimeError: Tensors must be non-overlapping and dense", "other.program-misuse"},
+    {"RuntimeError: Cannot use ReduceOp.BAND with NCCL", "other.program-misuse"},
+    {"torch.distributed.elastic.rendezvous.dynamic_rendezvous: The node 'n3_1234_0' has failed to send a keep-alive "
+     "heartbeat to the rendezvous 'job7' due to an error of type RendezvousConnectionError.",
+     "rendezvous.cannot-reach-master"},  // the connection error it carries is the more specific cause
+};
+
+TEST(DoctorTorchMessages, EachMessageReachesTheCauseItsSourceNames) {
+  for (const Case& c : kCases) EXPECT_EQ(topRule(std::string(c.line) + "\n"), c.rule) << c.line;
+}
+
+}  // namespace
+}  // namespace pf::doctor
