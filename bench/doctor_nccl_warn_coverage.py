@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""How many of NCCL's own WARN messages reach a specific doctor rule.
+"""How many of NCCL's own WARN messages (or a network plugin's) reach a specific doctor rule.
 
 Reads every WARN("...") format string in an NCCL source tree (src/), fills its conversions with plausible values,
 lays each out as NCCL prints it ("host:pid:tid [dev] path/file.cc:LINE NCCL WARN message", after an INFO line with
@@ -10,7 +10,13 @@ internal checks or API misuse that no user meets; the list (--list) is where to 
 A filled value is a guess ("mlx5_0" for every %s), so a rule keyed on a real argument (a /dev/shm path) can miss
 here and still match a real log: the count is a floor.
 
+With --ofi the tree is aws-ofi-nccl's: its NCCL_OFI_WARN("...") calls (often split over lines, with adjacent
+literals and PRIu64-style macros) reach the log through NCCL's logger with "NET/OFI " in front. There, the two
+catch-all rules for any plugin warning (`efa-libfabric.ofi-plugin-warning`, `efa-libfabric.ofi-call-failed`) count as
+fallbacks too: they name the plugin, not the cause.
+
   python3 bench/doctor_nccl_warn_coverage.py --nccl /path/to/nccl [--preflight build/bin/preflight] [--list]
+  python3 bench/doctor_nccl_warn_coverage.py --ofi /path/to/aws-ofi-nccl [--list]
 """
 import argparse
 import collections
@@ -22,10 +28,19 @@ import sys
 import tempfile
 
 WARN = re.compile(r'WARN\(\s*"((?:[^"\\]|\\.)*)"')
+# NCCL_OFI_WARN( then the format: string literals, possibly split over lines and joined with PRIu64-style macros.
+OFI_WARN = re.compile(r'NCCL_OFI_WARN\(\s*((?:"(?:[^"\\]|\\.)*"\s*(?:PRI[a-zA-Z0-9]+\s*)?)+)')
+LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"|PRI[a-z]*([a-zA-Z0-9])')
 FALLBACK = re.compile(r"^other\.nccl-warning$|\.weak-evidence$|\.similar-reports$")
+OFI_FALLBACK = re.compile(FALLBACK.pattern + r"|^efa-libfabric\.(ofi-plugin-warning|ofi-call-failed)$")
 
 
-def formats(src):
+def ofi_format(concatenated):
+    # "a %" PRIu64 " b" -> "a %lu b": the macro's last letter is the conversion.
+    return "".join(lit if lit else ("l" + conv) for lit, conv in LITERAL.findall(concatenated))
+
+
+def formats(src, ofi=False):
     found = {}
     for root, _, files in os.walk(src):
         for name in sorted(files):
@@ -33,8 +48,13 @@ def formats(src):
                 continue
             path = os.path.join(root, name)
             with open(path, errors="replace") as f:
-                for m in WARN.finditer(f.read()):
-                    found.setdefault(m.group(1), os.path.relpath(path, src))
+                text = f.read()
+                if ofi:
+                    fmts = [ofi_format(m.group(1)) for m in OFI_WARN.finditer(text)]
+                else:
+                    fmts = [m.group(1) for m in WARN.finditer(text)]
+                for fmt in fmts:
+                    found.setdefault(fmt, os.path.relpath(path, src))
     return sorted(found.items(), key=lambda kv: (kv[1], kv[0]))
 
 
@@ -60,23 +80,27 @@ def diagnose(preflight, text, tmp):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--nccl", required=True, help="an NCCL source tree (its src/ is read)")
+    tree = ap.add_mutually_exclusive_group(required=True)
+    tree.add_argument("--nccl", help="an NCCL (or RCCL) source tree (its src/ is read)")
+    tree.add_argument("--ofi", help="an aws-ofi-nccl source tree (its src/ is read)")
     ap.add_argument("--preflight", default="build/bin/preflight")
     ap.add_argument("--list", action="store_true", help="print every WARN that reaches only a fallback")
     a = ap.parse_args()
-    src = os.path.join(a.nccl, "src")
+    root = a.nccl or a.ofi
+    src = os.path.join(root, "src")
     if not os.path.isdir(src):
-        sys.exit(f"{a.nccl}: no src/ directory; pass the root of an NCCL checkout")
+        sys.exit(f"{root}: no src/ directory; pass the root of an {'NCCL' if a.nccl else 'aws-ofi-nccl'} checkout")
     if not os.access(a.preflight, os.X_OK):
         sys.exit(f"{a.preflight}: not an executable; build first or pass --preflight")
-    rows = formats(src)
+    rows = formats(src, ofi=bool(a.ofi))
+    fallback, prefix = (OFI_FALLBACK, "NET/OFI ") if a.ofi else (FALLBACK, "")
     specific, by_dir, missed = 0, collections.Counter(), []
     with tempfile.TemporaryDirectory() as tmp:
         for fmt, path in rows:
             text = ("node1:1234:1234 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
-                    f"node1:1234:5678 [0] {path}:100 NCCL WARN {fill(fmt)}\n")
+                    f"node1:1234:5678 [0] {path}:100 NCCL WARN {prefix}{fill(fmt)}\n")
             ids = diagnose(a.preflight, text, tmp)
-            if ids and not FALLBACK.search(ids[0]):
+            if ids and not fallback.search(ids[0]):
                 specific += 1
             else:
                 missed.append((path, fmt))

@@ -4,7 +4,8 @@
 // Rules written from a sweep over every WARN format string in NCCL's src/ (bench/doctor_nccl_warn_coverage.py
 // lists the ones that reach no specific rule). Each line below is one of those format strings filled in as NCCL
 // prints it ("host:pid:tid [dev] file.cc:LINE NCCL WARN message"); each test checks that the message reaches the
-// cause the source around it names, and that warnings NCCL survives do not outrank a real failure.
+// cause the source around it names, and that warnings NCCL survives do not outrank a real failure. The same holds for
+// aws-ofi-nccl's NCCL_OFI_WARN messages (the script's --ofi), which NCCL's logger prints as "NCCL WARN NET/OFI ...".
 #include <gtest/gtest.h>
 
 #include <string>
@@ -85,8 +86,55 @@ const Case kCases[] = {
     {"misc/rocm_smi_wrap.cc", "ROCm SMI init failure 8", "cuda.nvml-unavailable"},
 };
 
+// aws-ofi-nccl's messages (src/ of aws/aws-ofi-nccl), without the "NET/OFI " that the plugin's macro adds.
+const Case kOfiCases[] = {
+    {"nccl_ofi_topo.cpp", "Unable to load hardware topology.", "efa-libfabric.ofi-hardware-topology"},
+    {"nccl_ofi_topo.cpp", "hwloc failed detecting PCI NIC info.", "efa-libfabric.ofi-hardware-topology"},
+    {"nccl_ofi_rdma.cpp", "Failed to create anonymous topology file. ERROR: Operation not permitted",
+     "efa-libfabric.ofi-topology-file"},
+    {"nccl_ofi_net.cpp",
+     "NCCL_OFI_NIC_DUP_CONNS set on platform that supports GPUDirect RDMA.  This configuration is not supported.",
+     "efa-libfabric.ofi-invalid-setting"},
+    {"nccl_ofi_param_impl.h", "WARNING: OFI_NCCL_PROTOCOL set to invalid value RDMAX",
+     "efa-libfabric.ofi-invalid-setting"},
+    {"nccl_ofi_net.cpp", "Unable to find a protocol that worked.  Failing initialization.",
+     "efa-libfabric.no-efa-provider"},
+    // The unversioned name is the plugin's own lookup: ranked above the generic missing library.
+    {"nccl_ofi_cuda.cpp",
+     "Failed to find CUDA Runtime library: libcudart.so: cannot open shared object file: No such file or directory",
+     "version-mismatch.ofi-cuda-runtime-not-found"},
+    {"nccl_ofi_cuda.cpp", "No CUDA driver entry point functions available in runtime",
+     "version-mismatch.driver-lacks-entry-point"},
+    {"nccl_ofi_ofiutils.cpp",
+     "Using Libfabric 1.18 API with GPUDirect RDMA support, and FI_OPT_CUDA_API_PERMITTED is not declared.",
+     "version-mismatch.ofi-libfabric-too-old"},
+    {"nccl_ofi_gdrcopy.cpp", "gdr_map failed: -1", "ib-verbs.gdrcopy-failed"},
+    // A registration failure: the generic rule, unless the error text names the limit.
+    {"nccl_ofi_ofiutils.cpp", "Couldn't register memory region with regattr. RC: -95, ERROR: Unknown error",
+     "efa-libfabric.ofi-memory-registration"},
+    {"nccl_ofi_sendrecv.cpp",
+     "Unable to register memory (type = 2) for device 0. RC: -12, Error: Cannot allocate memory",
+     "efa-libfabric.efa-enomem-memlock"},
+    {"nccl_ofi_sendrecv.cpp", "Unable to register memory (type = 2) for device 0. RC: -22, Error: Invalid argument",
+     "version-mismatch.ofi-register-einval"},
+    // An internal check: the plugin's catch-all, in the EFA category.
+    {"nccl_ofi_rdma.cpp", "Invalid schedule for outgoing control message. Expected one rail, but got 2",
+     "efa-libfabric.ofi-plugin-warning"},
+};
+
 TEST(DoctorNcclWarnCoverage, EachMessageReachesTheCauseItsSourceNames) {
   for (const Case& c : kCases) EXPECT_EQ(topRule(warn(c.file, c.message)), c.rule) << c.file << ": " << c.message;
+  for (const Case& c : kOfiCases)
+    EXPECT_EQ(topRule(warn(c.file, std::string("NET/OFI ") + c.message)), c.rule) << c.file << ": " << c.message;
+}
+
+TEST(DoctorNcclWarnCoverage, AnyPluginWarningRanksBelowANamedCause) {
+  // The plugin's catch-all once ranked at 0.75 above every specific EFA rule: an internal check printed after the
+  // real failure must not outrank it, whichever comes first in the log.
+  auto ids = rankedRuleIds(warn("nccl_ofi_rdma.cpp", "NET/OFI Failed to initialize rdma protocol") +
+                           warn("nccl_ofi_topo.cpp", "NET/OFI Unable to initialize hardware topology."));
+  ASSERT_FALSE(ids.empty());
+  EXPECT_EQ(ids.front(), "efa-libfabric.ofi-hardware-topology");
 }
 
 TEST(DoctorNcclWarnCoverage, RcclsIommuWarningCountsOnlyWithAHang) {
