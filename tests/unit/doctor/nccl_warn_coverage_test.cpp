@@ -117,6 +117,11 @@ const Case kOfiCases[] = {
      "efa-libfabric.efa-enomem-memlock"},
     {"nccl_ofi_sendrecv.cpp", "Unable to register memory (type = 2) for device 0. RC: -22, Error: Invalid argument",
      "version-mismatch.ofi-register-einval"},
+    // libfabric's EFA status text inside the plugin's completion error: the peer's queue pair is gone.
+    {"nccl_ofi_rdma.cpp",
+     "Request 0x7f3a4c0012a0 completed with error. RC: 107. Error: 9 (Bad queue pair (QP) number (QP does not exist "
+     "or is in error state)). Completed length: 0",
+     "efa-libfabric.efa-peer-stopped-responding"},
     // An internal check: the plugin's catch-all, in the EFA category.
     {"nccl_ofi_rdma.cpp", "Invalid schedule for outgoing control message. Expected one rail, but got 2",
      "efa-libfabric.ofi-plugin-warning"},
