@@ -124,6 +124,39 @@ TEST(DoctorSourceMessages, LaunchersAndRendezvous) {
             "rendezvous.mpi-pmi");
 }
 
+// Slurm's own words (slurmstepd, srun) and Kubernetes' pod status: what ended the job, in the scheduler's view.
+TEST(DoctorSourceMessages, SchedulerMessages) {
+  const std::string watchdog =
+      "[rank3]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught collective operation "
+      "timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600044 "
+      "milliseconds before timing out.\n";
+  const std::string timeLimit =
+      "slurmstepd: error: *** JOB 4242 ON gpu-st-p4d-7 CANCELLED AT 2026-11-27T03:12:09 DUE TO TIME LIMIT ***\n";
+  const std::pair<std::string, const char*> cases[] = {
+      // An OOM kill on one node is why the others' collective timed out: it ranks first whatever the order.
+      {watchdog + "slurmstepd: error: Detected 1 oom_kill event in StepId=4242.0. Some of the step tasks have been "
+                  "OOM Killed.\n",
+       "resource-limits.cgroup-oom-kill"},
+      {"srun: error: gpu-st-p4d-7: task 5: Out Of Memory\n", "resource-limits.cgroup-oom-kill"},
+      {"    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n",
+       "resource-limits.cgroup-oom-kill"},
+      {"srun: error: gpu-st-p4d-7: tasks 0-7: Killed\n", "resource-limits.killed-sigkill"},
+      {"slurmstepd: error: *** STEP 4242.0 ON gpu-st-p4d-7 CANCELLED AT 2026-11-27T03:12:09 DUE TO NODE FAILURE ***\n",
+       "other.slurm-node-failure"},
+      {"slurmstepd: error: *** JOB 4242 ON gpu-st-p4d-7 CANCELLED AT 2026-11-27T03:12:09 DUE TO PREEMPTION ***\n",
+       "other.slurm-preempted"},
+      // The time limit is where any hang ends: alone it is the answer; beside a named cause or another consequence
+      // (a dropped connection says more about the hang) it ranks after them.
+      {timeLimit, "timeout-hang.slurm-time-limit"},
+      {"n1:1:1 [0] NCCL WARN NET/Socket : Connection closed by remote peer\n" + timeLimit,
+       "network-interface.remote-exited-or-network"},
+      {"n1:1:1 [0] NCCL WARN Error: failed to extend /dev/shm/nccl-Qx to 9637892 bytes, No space left on device\n" +
+           timeLimit,
+       "shm.dev-shm-full"},
+  };
+  for (const auto& [log, rule] : cases) EXPECT_EQ(topRule(log), rule) << log;
+}
+
 TEST(DoctorSourceMessages, ASingleNodeHangOverPeerAccessPointsAtTheP2pPath) {
   const std::string p2p =
       "gpu1:100:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read\n"
