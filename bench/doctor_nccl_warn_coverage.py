@@ -30,13 +30,13 @@ import tempfile
 WARN = re.compile(r'WARN\(\s*"((?:[^"\\]|\\.)*)"')
 # NCCL_OFI_WARN( then the format: string literals, possibly split over lines and joined with PRIu64-style macros.
 OFI_WARN = re.compile(r'NCCL_OFI_WARN\(\s*((?:"(?:[^"\\]|\\.)*"\s*(?:PRI[a-zA-Z0-9]+\s*)?)+)')
-LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"|PRI[a-z]*([a-zA-Z0-9])')
+LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"|PRI([a-zA-Z])[a-zA-Z0-9]*')
 FALLBACK = re.compile(r"^other\.nccl-warning$|\.weak-evidence$|\.similar-reports$")
 OFI_FALLBACK = re.compile(FALLBACK.pattern + r"|^efa-libfabric\.(ofi-plugin-warning|ofi-call-failed)$")
 
 
 def ofi_format(concatenated):
-    # "a %" PRIu64 " b" -> "a %lu b": the macro's last letter is the conversion.
+    # "a %" PRIu64 " b" -> "a %lu b", PRIx64 -> "lx": the letter after PRI is the conversion.
     return "".join(lit if lit else ("l" + conv) for lit, conv in LITERAL.findall(concatenated))
 
 
