@@ -126,10 +126,7 @@ TEST(DoctorSourceMessages, LaunchersAndRendezvous) {
 
 // Slurm's own words (slurmstepd, srun) and Kubernetes' pod status: what ended the job, in the scheduler's view.
 TEST(DoctorSourceMessages, SchedulerMessages) {
-  const std::string watchdog =
-      "[rank3]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught collective operation "
-      "timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600044 "
-      "milliseconds before timing out.\n";
+  const std::string watchdog = test::watchdogTimeoutLine(3);
   const std::string timeLimit =
       "slurmstepd: error: *** JOB 4242 ON gpu-st-p4d-7 CANCELLED AT 2026-11-27T03:12:09 DUE TO TIME LIMIT ***\n";
   const std::pair<std::string, const char*> cases[] = {
@@ -161,10 +158,7 @@ TEST(DoctorSourceMessages, ASingleNodeHangOverPeerAccessPointsAtTheP2pPath) {
   const std::string p2p =
       "gpu1:100:200 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read\n"
       "gpu1:101:201 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via P2P/IPC/read\n";
-  const std::string hang =
-      "[rank0]:[E ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: "
-      "WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600045 milliseconds "
-      "before timing out.\n";
+  const std::string hang = test::watchdogTimeoutLine(0);
   EXPECT_EQ(topRule(p2p + hang), "p2p.single-node-hang");
   // Without the hang there is nothing to explain.
   EXPECT_EQ(topRule(p2p), "(none)");

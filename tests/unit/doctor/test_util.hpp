@@ -43,4 +43,12 @@ inline std::string topRule(const std::string& text) {
   return a.diagnoses.empty() ? "(none)" : a.diagnoses.front().rule->id;
 }
 
+/// PyTorch's watchdog line for a collective that timed out on `rank`: the consequence most chains of events end in.
+inline std::string watchdogTimeoutLine(int rank = 0) {
+  const std::string r = std::to_string(rank);
+  return "[rank" + r + "]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:632] [Rank " + r +
+         "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, "
+         "NumelOut=1, Timeout(ms)=600000) ran for 600044 milliseconds before timing out.\n";
+}
+
 }  // namespace pf::doctor::test
