@@ -2,14 +2,19 @@
 // Copyright (c) 2026 The Preflight authors
 #include "confirm.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 namespace pf::doctor {
 namespace fs = std::filesystem;
@@ -137,11 +142,87 @@ ConfirmOutcome rdmaDevices(const ConfirmContext& c) {
   return o;
 }
 
+// "NVRM: Xid (PCI:0000:3b:00): 79, ..." -> "Xid 79";
+// an NVSwitch's "SXid (PCI:0000:c5:00.0): 12028, ..." -> "SXid 12028"; "" for any other line.
+std::string xidOf(std::string_view line) {
+  const std::size_t at = line.find("Xid (");
+  if (at == std::string_view::npos) return "";
+  const bool sxid = at > 0 && line[at - 1] == 'S';
+  if (!sxid && line.substr(0, at).find("NVRM") == std::string_view::npos) return "";
+  const std::size_t close = line.find("): ", at);
+  if (close == std::string_view::npos) return "";
+  std::size_t i = close + 3, n = 0;
+  while (i + n < line.size() && n < 6 && line[i + n] >= '0' && line[i + n] <= '9') ++n;
+  if (n == 0) return "";
+  return std::string(sxid ? "SXid " : "Xid ") + std::string(line.substr(i, n));
+}
+
+// The kernel's log since boot, as far as its ring buffer still holds it: /dev/kmsg opened non-blocking returns one
+// record per read() and EAGAIN after the last. A captured tree's regular file reads the same way, in larger chunks.
+ConfirmOutcome gpuXid(const ConfirmContext& c) {
+  const std::string p = path(c, "/dev/kmsg");
+  const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    return {"unknown",
+            fmt::format("the kernel log cannot be read here ({}: {}); run as root, or `sudo dmesg | grep -i xid`", p,
+                        std::strerror(errno)),
+            {}};
+  }
+  std::map<std::string, std::size_t> counts;
+  std::string first, pending;
+  std::size_t records = 0, bytes = 0;
+  auto take = [&](std::string_view line) {
+    // A /dev/kmsg record is "priority,sequence,time,flags;message", followed by its dictionary's lines (" KEY=value").
+    if (line.empty() || line[0] == ' ') return;
+    ++records;
+    if (const std::size_t semi = line.find(';'); line[0] >= '0' && line[0] <= '9' && semi < 64)
+      line.remove_prefix(semi + 1);
+    if (std::string x = xidOf(line); !x.empty()) {
+      if (first.empty()) first = std::string(line.substr(0, 300));
+      ++counts[x];
+    }
+  };
+  char buf[8192];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && (errno == EPIPE || errno == EINTR)) continue;  // EPIPE: records overwritten while reading
+    if (n <= 0) break;  // EAGAIN: the end of the buffer (or an error: what was read counts)
+    bytes += static_cast<std::size_t>(n);
+    pending.append(buf, static_cast<std::size_t>(n));
+    for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos; pending.erase(0, nl + 1))
+      take(std::string_view(pending).substr(0, nl));
+    if (bytes > (std::size_t{64} << 20)) break;  // no kernel buffer is this large; a runaway file is not read on
+  }
+  ::close(fd);
+  if (!pending.empty()) take(pending);
+  Json seen = Json::object();
+  std::vector<std::string> list;
+  for (const auto& [x, k] : counts) {
+    seen[x] = k;
+    list.push_back(k > 1 ? fmt::format("{} ({} times)", x, k) : x);
+  }
+  ConfirmOutcome o{"confirmed", "", {{"xids", seen}, {"records", records}}};
+  if (!counts.empty()) {
+    o.measured["first"] = first;
+    o.detail = fmt::format("the kernel log of this node holds {}; the first: {}", fmt::join(list, ", "), first);
+    return o;
+  }
+  if (!fs::exists(path(c, "/sys/module/nvidia"))) {
+    o.status = "unknown";
+    o.detail = "no Xid in the kernel log, and no NVIDIA driver on this node";
+    return o;
+  }
+  o.status = "refuted";
+  o.detail =
+      fmt::format("no Xid in the {} records the kernel log still holds (it keeps the latest ones since boot)", records);
+  return o;
+}
+
 }  // namespace
 
 const std::vector<std::string>& confirmChecks() {
-  static const std::vector<std::string> n = {"socket_ifname", "dev_shm",   "memlock",     "nofile",
-                                             "peermem",       "removeipc", "rdma_devices"};
+  static const std::vector<std::string> n = {"socket_ifname", "dev_shm",   "memlock",      "nofile",
+                                             "peermem",       "removeipc", "rdma_devices", "gpu_xid"};
   return n;
 }
 
@@ -154,6 +235,7 @@ ConfirmOutcome runConfirm(const std::string& check, const ConfirmContext& ctx) {
   if (check == "peermem") return peermem(ctx);
   if (check == "removeipc") return removeIpc(ctx);
   if (check == "rdma_devices") return rdmaDevices(ctx);
+  if (check == "gpu_xid") return gpuXid(ctx);
   return {"unknown", fmt::format("no node check for '{}' yet", check), {}};
 }
 

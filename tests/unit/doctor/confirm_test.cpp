@@ -79,5 +79,41 @@ TEST_F(DoctorConfirm, PeermemAndRdmaFromACapturedTree) {
   EXPECT_EQ(runConfirm("no_such_check", c).status, "unknown");
 }
 
+TEST_F(DoctorConfirm, GpuXidReadsTheKernelLogsRecords) {
+  ConfirmContext c{root_.string(), {}, {}};
+  EXPECT_EQ(runConfirm("gpu_xid", c).status, "unknown");  // no kernel log in the tree
+  fs::create_directories(root_ / "dev");
+  // /dev/kmsg's record format: "priority,sequence,microseconds,flags;message", continuation lines indented.
+  std::ofstream(root_ / "dev/kmsg") << "6,1021,5123456,-;nvidia-modeset: Loading NVIDIA Kernel Mode Setting Driver\n"
+                                    << " SUBSYSTEM=module\n";
+  EXPECT_EQ(runConfirm("gpu_xid", c).status, "unknown");  // no Xid, and no NVIDIA driver to have logged one
+  fs::create_directories(root_ / "sys/module/nvidia");
+  ConfirmOutcome o = runConfirm("gpu_xid", c);
+  EXPECT_EQ(o.status, "refuted") << o.detail;
+  EXPECT_EQ(o.measured["records"], 1);  // the dictionary line belongs to its record
+  std::ofstream(root_ / "dev/kmsg", std::ios::app)
+      << "4,1022,5200000,-;NVRM: Xid (PCI:0000:3b:00): 31, pid=21437, name=python, Ch 00000008, MMU Fault\n"
+      << "4,1023,5200100,-;NVRM: Xid (PCI:0000:3b:00): 31, pid=21437, name=python, Ch 00000008, MMU Fault\n"
+      << "4,1024,5300000,-;NVRM: Xid (0000:5e:00): 79, GPU has fallen off the bus.\n"
+      << "4,1025,5300001,-;nvidia-nvswitch2: SXid (PCI:0000:c5:00.0): 12028, Non-fatal, Link 32 egress error\n"
+      // Not an Xid: the number must follow the address, and the line must be the driver's.
+      << "6,1026,5300002,-;python[123]: Xid (PCI:0000:3b:00): 13, printed by a program\n";
+  o = runConfirm("gpu_xid", c);
+  EXPECT_EQ(o.status, "confirmed") << o.detail;
+  EXPECT_EQ(o.measured["xids"], (Json{{"SXid 12028", 1}, {"Xid 31", 2}, {"Xid 79", 1}}));
+  EXPECT_NE(o.detail.find("Xid 31 (2 times)"), std::string::npos) << o.detail;
+  EXPECT_NE(o.measured["first"].get<std::string>().find("): 31, pid=21437"), std::string::npos);
+}
+
+TEST_F(DoctorConfirm, GpuXidOnThisMachineGivesAnAnswerItCanBackUp) {
+  // The real /dev/kmsg (or none, or not readable): whatever the answer, it says what it read.
+  const ConfirmOutcome o = runConfirm("gpu_xid", ConfirmContext{});
+  EXPECT_TRUE(o.status == "confirmed" || o.status == "refuted" || o.status == "unknown") << o.status;
+  EXPECT_FALSE(o.detail.empty());
+  if (o.status == "confirmed") {
+    EXPECT_FALSE(o.measured["xids"].empty());
+  }
+}
+
 }  // namespace
 }  // namespace pf::doctor

@@ -38,8 +38,9 @@ TEST(DoctorXidMessages, TheNumberNamesTheCause) {
       {xid(63, "Row Remapper: New row marked for remapping, reset gpu to activate."),
        "cuda.xid-contained-memory-error"},
       {xid(13, "name=python, Graphics Exception: ESR 0x405840=0x3000000"), "cuda.xid-application-fault"},
-      {xid(31, "name=python, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_3 faulted @ "
-               "0x7f3c_6b200000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ"),
+      {xid(31,
+           "name=python, Ch 00000008, intr 00000000. MMU Fault: ENGINE GRAPHICS GPCCLIENT_T1_3 faulted @ "
+           "0x7f3c_6b200000. Fault is of type FAULT_PDE ACCESS_TYPE_VIRT_READ"),
        "cuda.xid-application-fault"},
       {xid(119, "Timeout after 6s of waiting for RPC response from GPU0 GSP! Expected function 76 (GSP_RM_CONTROL)"),
        "cuda.xid-gpu-firmware"},
