@@ -189,8 +189,11 @@ ConfirmOutcome gpuXid(const ConfirmContext& c) {
     if (n <= 0) break;  // EAGAIN: the end of the buffer (or an error: what was read counts)
     bytes += static_cast<std::size_t>(n);
     pending.append(buf, static_cast<std::size_t>(n));
-    for (std::size_t nl; (nl = pending.find('\n')) != std::string::npos; pending.erase(0, nl + 1))
-      take(std::string_view(pending).substr(0, nl));
+    // Whole lines out, the unfinished one kept for the next read (one erase per read, not per line).
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = pending.find('\n', from)) != std::string::npos; from = nl + 1)
+      take(std::string_view(pending).substr(from, nl - from));
+    pending.erase(0, from);
     if (bytes > (std::size_t{64} << 20)) break;  // no kernel buffer is this large; a runaway file is not read on
   }
   ::close(fd);
@@ -201,20 +204,19 @@ ConfirmOutcome gpuXid(const ConfirmContext& c) {
     seen[x] = k;
     list.push_back(k > 1 ? fmt::format("{} ({} times)", x, k) : x);
   }
-  ConfirmOutcome o{"confirmed", "", {{"xids", seen}, {"records", records}}};
+  ConfirmOutcome o{"", "", {{"xids", seen}, {"records", records}}};
   if (!counts.empty()) {
+    o.status = "confirmed";
     o.measured["first"] = first;
     o.detail = fmt::format("the kernel log of this node holds {}; the first: {}", fmt::join(list, ", "), first);
-    return o;
-  }
-  if (!fs::exists(path(c, "/sys/module/nvidia"))) {
+  } else if (!fs::exists(path(c, "/sys/module/nvidia"))) {
     o.status = "unknown";
     o.detail = "no Xid in the kernel log, and no NVIDIA driver on this node";
-    return o;
+  } else {
+    o.status = "refuted";
+    o.detail = fmt::format("no Xid in the {} records the kernel log still holds (it keeps the latest ones since boot)",
+                           records);
   }
-  o.status = "refuted";
-  o.detail =
-      fmt::format("no Xid in the {} records the kernel log still holds (it keeps the latest ones since boot)", records);
   return o;
 }
 
