@@ -9,6 +9,7 @@
 #include "log_scanner.hpp"
 #include "log_source.hpp"
 #include "matcher.hpp"
+#include "nccl_versions.hpp"
 #include "similar_reports.hpp"
 
 namespace pf::doctor {
@@ -58,7 +59,16 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
   scan.info.finish();
   const Matcher& matcher = scan.matcher();
   const auto& hits = scan.patterns();
-  const auto& facts = scan.info.facts();
+  // Facts named by an NCCL version range (nccl_versions.hpp) hold against the versions this log names.
+  Facts facts = scan.info.facts();
+  auto addRangeFact = [&](const LinePattern& p) {
+    if (auto range = parseNcclRangeFact(p.fact); range && !facts.count(p.fact))
+      facts.emplace(p.fact, ncclRangeEvidence(*range, scan.info.ncclVersionsSeen()));
+  };
+  for (const auto& rule : catalog.rules) {
+    for (const auto& g : rule.groups) std::for_each(g.begin(), g.end(), addRangeFact);
+    std::for_each(rule.unless.begin(), rule.unless.end(), addRangeFact);
+  }
   auto hitsOf = [&](const LinePattern& p) -> const PatternHits& {
     return hits[static_cast<std::size_t>(matcher.indexOf(&p))];
   };

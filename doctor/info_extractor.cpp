@@ -11,6 +11,7 @@
 
 #include "line_search.hpp"
 #include "line_words.hpp"
+#include "nccl_versions.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -117,7 +118,8 @@ const std::vector<std::string>& InfoExtractor::taps() {
                                              "  double  ",
                                              "bfloat16  ",
                                              "P2P=Enabled",
-                                             "P2P=Disabled"};
+                                             "P2P=Disabled",
+                                             "nccl-library="};
   return t;
 }
 
@@ -169,6 +171,12 @@ void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
   byRank.emplace(rank, std::move(e));
 }
 
+void InfoExtractor::noteVersionSeen(std::string_view v, LineEvidence& ev) {
+  // A few distinct strings in a real log; capped against a crafted one.
+  if (versionsSeen_.size() < kMaxVersionsSeen && versionsSeen_.find(v) == versionsSeen_.end())
+    versionsSeen_.emplace(std::string(v), ev.get());
+}
+
 void InfoExtractor::nextLine(std::string_view raw) {
   // Rare (a sample's matrix rows): an owned normalisation is simpler than the view's ASCII-only contract.
   const NormLine l = normalizeLine(raw);
@@ -193,14 +201,21 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   if (l.level.empty()) {
     ncclTests_.feed(t, ev);
     p2pSample_.feed(t, ev);
+    // nccl-tests' first line names the NCCL it ran, where NCCL_DEBUG is often unset:
+    // "# nccl-tests version 2.18.3 nccl-headers=23005 nccl-library=23005".
+    if (has(t, "nccl-library="))
+      if (auto v = ncclVersionFromCode(firstWord(after(t, "nccl-library=")))) noteVersionSeen(*v, ev);
   } else if (equals(l.level, "WARN")) {
     ncclTests_.sawNcclWarn();
   }
   if (hasTap(0, "NCCL version ")) {
-    // "NCCL version 2.19.3+cuda12.3" (also inside torch's "..., NCCL version 2.18.6" errors: skip those).
-    if (has(t, "error") || has(t, "Error")) return;
     std::string_view v = firstWord(after(t, "NCCL version "));
     if (v.empty()) return;
+    // Every version named, torch's "..., NCCL version 2.18.6" errors included, for the rules that hold for some
+    // releases only (nccl_versions.hpp).
+    noteVersionSeen(v, ev);
+    // "NCCL version 2.19.3+cuda12.3": the process's own version comes from NCCL's INFO line only.
+    if (has(t, "error") || has(t, "Error")) return;
     ProcessInfo& p = procs_.of(l, ev.file());
     std::size_t plus = v.find("+cuda");
     p.ncclVersion = std::string(v.substr(0, plus));

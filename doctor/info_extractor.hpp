@@ -54,6 +54,8 @@ class InfoExtractor {
   /// Lines per transport ("P2P/IPC", "NET/IB", ...); complete after finish().
   const std::map<std::string, std::size_t, std::less<>>& transports() const { return transports_; }
   const Facts& facts() const { return facts_; }
+  /// Every "NCCL version X" the log names (X as printed -> the first line that named it), for version-range facts.
+  const std::map<std::string, Evidence, std::less<>>& ncclVersionsSeen() const { return versionsSeen_; }
   const std::vector<Flag>& flags() const { return flags_; }
   int channels() const { return nchannels_; }
   const std::set<std::string>& algorithms() const { return algos_; }
@@ -67,12 +69,15 @@ class InfoExtractor {
 
  private:
   void feedInit(std::string_view t, LineEvidence& ev, bool start);
+  void noteVersionSeen(std::string_view version, LineEvidence& ev);
   void deriveSingleNodeP2p();  // from transportCounts_, before finish() folds it into transports_
 
   ProcessTable procs_;
   std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
   std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
-  std::map<std::string, std::size_t, std::less<>> transports_;           // filled by finish()
+  static constexpr std::size_t kMaxVersionsSeen = 64;
+  std::map<std::string, Evidence, std::less<>> versionsSeen_;   // the same, errors that name a version included
+  std::map<std::string, std::size_t, std::less<>> transports_;  // filled by finish()
   struct TransportSeen {
     std::string name;
     std::size_t lines = 0;

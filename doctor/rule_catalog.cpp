@@ -10,6 +10,7 @@
 #include <set>
 
 #include "multi_literal.hpp"
+#include "nccl_versions.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
 #include "pf/result.hpp"
@@ -67,6 +68,11 @@ LinePattern parsePattern(const Json& j, const Where& w) {
     w.fail("a pattern must be a string, a list of strings or an object");
   }
   if (p.fact.empty() == p.all.empty()) w.fail("a pattern needs either literals ('all') or a 'fact', not both");
+  try {
+    parseNcclRangeFact(p.fact);
+  } catch (const UsageError& e) {
+    w.fail(e.what());
+  }
   if (!p.all.empty()) {
     checkLiterals(p.all, w);
     if (p.anchor().size() < MultiLiteral::kMinLiteral)
