@@ -62,8 +62,8 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
   // Facts named by an NCCL version range (nccl_versions.hpp) hold against the versions this log names.
   Facts facts = scan.info.facts();
   auto addRangeFact = [&](const LinePattern& p) {
-    if (auto range = parseNcclRangeFact(p.fact); range && !facts.count(p.fact))
-      facts.emplace(p.fact, ncclRangeEvidence(*range, scan.info.ncclVersionsSeen()));
+    if (p.ncclRange && !facts.count(p.fact))
+      facts.emplace(p.fact, ncclRangeEvidence(*p.ncclRange, scan.info.ncclVersionsSeen()));
   };
   for (const auto& rule : catalog.rules) {
     for (const auto& g : rule.groups) std::for_each(g.begin(), g.end(), addRangeFact);

@@ -10,7 +10,6 @@
 #include <set>
 
 #include "multi_literal.hpp"
-#include "nccl_versions.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
 #include "pf/result.hpp"
@@ -69,7 +68,7 @@ LinePattern parsePattern(const Json& j, const Where& w) {
   }
   if (p.fact.empty() == p.all.empty()) w.fail("a pattern needs either literals ('all') or a 'fact', not both");
   try {
-    parseNcclRangeFact(p.fact);
+    p.ncclRange = parseNcclRangeFact(p.fact);
   } catch (const UsageError& e) {
     w.fail(e.what());
   }

@@ -7,10 +7,13 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "nccl_versions.hpp"
 
 namespace pf::doctor {
 
@@ -25,6 +28,8 @@ struct LinePattern {
   std::vector<std::string> all;
   std::vector<std::string> none;
   std::string fact;
+  /// For a "nccl_in FROM BELOW" fact, its range, parsed once when the rules load (nccl_versions.hpp).
+  std::optional<NcclRange> ncclRange;
   /// The literal the multi-literal scanner looks for: the longest of `all` (longer = faster scanning).
   const std::string& anchor() const;
 };

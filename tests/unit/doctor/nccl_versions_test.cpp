@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 
 #include "analysis.hpp"
@@ -127,20 +126,18 @@ TEST(DoctorNcclVersions, EachKnownBugIsNamedOnlyBeforeItsFix) {
        "around rank 1\n  File \"train.py\", line 40, in step: ncclSend(buf, peer)\n",
        "other.nccl-known-sendrecv-mismatch", "2.7.6", "2.7.8"},
   };
-  auto named = [](const std::string& log, const std::string& rule) {
-    const auto ids = test::rankedRuleIds(log);
-    return std::find(ids.begin(), ids.end(), rule) != ids.end();
-  };
   for (const auto& c : cases) {
     const std::string version = "node1:2051:2051 [0] NCCL INFO NCCL version ";
-    EXPECT_TRUE(named(version + c.before + "+cuda11.8\n" + c.symptom, c.rule)) << c.rule << " on " << c.before;
-    EXPECT_FALSE(named(version + c.fixedIn + "+cuda11.8\n" + c.symptom, c.rule)) << c.rule << " on " << c.fixedIn;
-    EXPECT_FALSE(named(c.symptom, c.rule)) << c.rule << " with no version in the log";
+    EXPECT_TRUE(test::diagnoses(version + c.before + "+cuda11.8\n" + c.symptom, c.rule))
+        << c.rule << " on " << c.before;
+    EXPECT_FALSE(test::diagnoses(version + c.fixedIn + "+cuda11.8\n" + c.symptom, c.rule))
+        << c.rule << " on " << c.fixedIn;
+    EXPECT_FALSE(test::diagnoses(c.symptom, c.rule)) << c.rule << " with no version in the log";
   }
   // nccl-tests names the library it ran in its first line, which is often all a paste has of the version.
   const std::string header = "# nccl-tests version 2.13.6 nccl-headers=21801 nccl-library=";
-  EXPECT_TRUE(named(header + "21801\n" + wrongData, "other.nccl-known-tree-ll128-corruption"));
-  EXPECT_FALSE(named(header + "21803\n" + wrongData, "other.nccl-known-tree-ll128-corruption"));
+  EXPECT_TRUE(test::diagnoses(header + "21801\n" + wrongData, "other.nccl-known-tree-ll128-corruption"));
+  EXPECT_FALSE(test::diagnoses(header + "21803\n" + wrongData, "other.nccl-known-tree-ll128-corruption"));
   // Ranked by what the release notes make of the evidence: the mismatch error on 2.7.3-2.7.7 is NCCL's own bug,
   // first; wrong data on a release before 2.15.5 is a weak candidate, after the P2P path.
   EXPECT_EQ(test::topRule("node1:1:1 [0] NCCL INFO NCCL version 2.7.6+cuda11.0\n" + cases[7].symptom),

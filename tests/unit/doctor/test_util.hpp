@@ -4,6 +4,7 @@
 // Helpers shared by the doctor's tests: read a data file, analyse a string with the built-in catalog.
 #pragma once
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -35,6 +36,12 @@ inline std::vector<std::string> rankedRuleIds(const std::string& text) {
   std::vector<std::string> ids;
   for (const auto& d : analyzeText(text).diagnoses) ids.push_back(d.rule->id);
   return ids;
+}
+
+/// Whether `rule` is among the diagnoses of `text`, at any rank.
+inline bool diagnoses(const std::string& text, const std::string& rule) {
+  const auto ids = rankedRuleIds(text);
+  return std::find(ids.begin(), ids.end(), rule) != ids.end();
 }
 
 /// The id of the diagnosis the report lists first, or "(none)".

@@ -7,7 +7,6 @@
 // error, an NVLink error. Not written from a corpus case: no development case holds an Xid line.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <string>
 
 #include "test_util.hpp"
@@ -15,6 +14,7 @@
 namespace pf::doctor {
 namespace {
 
+using test::diagnoses;
 using test::rankedRuleIds;
 using test::topRule;
 
@@ -22,11 +22,6 @@ using test::topRule;
 std::string xid(int number, const std::string& rest) {
   return "[Fri Nov 27 03:12:09 2026] NVRM: Xid (PCI:0000:3b:00): " + std::to_string(number) + ", pid=21437, " + rest +
          "\n";
-}
-
-bool ranks(const std::string& log, const std::string& rule) {
-  const auto ids = rankedRuleIds(log);
-  return std::find(ids.begin(), ids.end(), rule) != ids.end();
 }
 
 TEST(DoctorXidMessages, TheNumberNamesTheCause) {
@@ -67,8 +62,8 @@ TEST(DoctorXidMessages, AProgramsOwnFaultIsNotCalledAHardwareFault) {
                           "RuntimeError: CUDA error: an illegal memory access was encountered\n" +
                           test::watchdogTimeoutLine(2);
   EXPECT_EQ(topRule(log), "cuda.xid-application-fault");
-  EXPECT_FALSE(ranks(log, "cuda.gpu-hardware-fault"));
-  EXPECT_FALSE(ranks(log, "cuda.xid-unclassified"));
+  EXPECT_FALSE(diagnoses(log, "cuda.gpu-hardware-fault"));
+  EXPECT_FALSE(diagnoses(log, "cuda.xid-unclassified"));
 }
 
 TEST(DoctorXidMessages, AContainedErrorRanksAboveTheApplicationsEccError) {
@@ -89,7 +84,7 @@ TEST(DoctorXidMessages, TheCleanupRanksAfterTheXidThatCausedIt) {
   ASSERT_FALSE(ids.empty());
   EXPECT_EQ(ids.front(), "cuda.gpu-hardware-fault");
   EXPECT_EQ(ids.back(), "cuda.xid-cleanup-after-error");
-  EXPECT_FALSE(ranks(log, "cuda.xid-unclassified"));
+  EXPECT_FALSE(diagnoses(log, "cuda.xid-unclassified"));
 }
 
 }  // namespace
