@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "fact_names.hpp"
 #include "line_words.hpp"
 
 namespace pf::doctor {
@@ -59,7 +60,7 @@ void CollectiveCalls::feed(const NormView& l, LineEvidence& ev) {
 
 void CollectiveCalls::finish(Facts& facts, std::vector<Flag>& flags) const {
   if (!differ_ || ambiguous_.count(differNranks_)) return;
-  facts["collective_args_differ"] = {first_, second_};
+  facts[fact::kCollectiveArgsDiffer] = {first_, second_};
   flags.push_back({"collective_args_differ",
                    fmt::format("ranks called the same collective at the same opCount with different arguments ({} "
                                "at {}, {} at {})",

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <iterator>
 
+#include "fact_names.hpp"
 #include "line_search.hpp"
 #include "line_words.hpp"
 #include "nccl_versions.hpp"
@@ -259,7 +260,7 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     (has(t, "Bootstrap") ? p.bootstrapIfs : p.socketIfs) = ifs;
     for (const auto& i : ifs)
       if (isVirtual(i)) {
-        facts_["virtual_interface_selected"].push_back(ev.get());
+        facts_[fact::kVirtualInterfaceSelected].push_back(ev.get());
         break;
       }
   } else if (hasTap(6, "NET/IB : Using")) {
@@ -275,11 +276,11 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     p.ibNoDevice = true;
   } else if (hasTap(8, "Unable to open device") || hasTap(9, "ibv_open_device failed")) {
     p.ibOpenFailed = true;
-    facts_["rdma_device_unusable"].push_back(ev.get());
+    facts_[fact::kRdmaDeviceUnusable].push_back(ev.get());
   } else if (hasTap(10, "GPU Direct RDMA Disabled for HCA")) {
     auto w = words(after(t, "for HCA"));
     p.gdrDisabledHcas.insert(w.size() > 1 ? w[1] : "?");
-    facts_["gdr_disabled"].push_back(ev.get());
+    facts_[fact::kGdrDisabled].push_back(ev.get());
   } else if (hasTap(10, "GPU Direct RDMA Enabled")) {
     p.gdrUsed = true;
   } else if (const bool start = hasTap(14, "Init START"); start || hasTap(15, "Init COMPLETE")) {
@@ -306,7 +307,7 @@ void InfoExtractor::finish() {
   if (versionEvidence_.size() > 1) {
     std::string list;
     for (const auto& [v, e] : versionEvidence_) {
-      facts_["nccl_versions_differ"].push_back(e);
+      facts_[fact::kNcclVersionsDiffer].push_back(e);
       list += (list.empty() ? "" : ", ") + v;
     }
     flags_.push_back(
@@ -321,17 +322,17 @@ void InfoExtractor::finish() {
         flags_.push_back(
             {"virtual_interface_selected",
              fmt::format("{} uses interface {}, a container, bridge or tunnel device, not the node's own NIC", who, i),
-             facts_["virtual_interface_selected"].front()});
+             facts_[fact::kVirtualInterfaceSelected].front()});
     }
     if (p.network == "Socket" && p.ibOpenFailed) {
-      facts_["socket_fallback_with_rdma"].push_back(p.networkEvidence);
+      facts_[fact::kSocketFallbackWithRdma].push_back(p.networkEvidence);
       flags_.push_back({"socket_fallback_with_rdma",
                         who + " fell back to TCP sockets although it has an RDMA device NCCL could not open",
                         p.networkEvidence});
     }
     for (const auto& h : p.gdrDisabledHcas)
       flags_.push_back({"gdr_disabled", fmt::format("{}: GPU Direct RDMA disabled for HCA {}", who, h),
-                        facts_["gdr_disabled"].front()});
+                        facts_[fact::kGdrDisabled].front()});
   }
   ncclTests_.finish(facts_, flags_);
   p2pSample_.finish(facts_, flags_);
@@ -353,7 +354,7 @@ void InfoExtractor::deriveSingleNodeP2p() {
   std::set<std::string_view> hosts;
   for (const auto& [who, p] : procs_.all())
     if (!p.host.empty()) hosts.insert(p.host);
-  if (hosts.size() <= 1) facts_["single_node_p2p"].push_back(*p2p);
+  if (hosts.size() <= 1) facts_[fact::kSingleNodeP2p].push_back(*p2p);
 }
 
 }  // namespace pf::doctor

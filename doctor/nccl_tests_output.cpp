@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "fact_names.hpp"
 #include "line_words.hpp"
 #include "pf/import.hpp"
 
@@ -80,13 +81,13 @@ void NcclTestsOutput::feed(std::string_view t, LineEvidence& ev) {
 
 void NcclTestsOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
   if (headers_ > 1) {
-    facts["nccl_tests_separate_worlds"].push_back(secondHeader_);
+    facts[fact::kNcclTestsSeparateWorlds].push_back(secondHeader_);
     flags.push_back({"nccl_tests_separate_worlds",
                      fmt::format("nccl-tests printed its header {} times: each process ran as its own world", headers_),
                      secondHeader_});
   }
   if (wrong_) {
-    facts["nccl_tests_wrong_results"].push_back(wrongRow_);
+    facts[fact::kNcclTestsWrongResults].push_back(wrongRow_);
     flags.push_back(
         {"nccl_tests_wrong_results", "an nccl-tests row reports wrong data (its #wrong column)", wrongRow_});
   }
@@ -100,7 +101,7 @@ void NcclTestsOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
     gpus = std::max(gpusOneProcess_, devicesOneProcess_);
   }
   if ((header_ || listing_) && headers_ <= 1 && !progress_ && gpus > 1) {
-    facts["nccl_tests_stalled"].push_back(evidence_);
+    facts[fact::kNcclTestsStalled].push_back(evidence_);
     flags.push_back({"nccl_tests_stalled",
                      fmt::format("nccl-tests listed {} GPUs {} and then printed no result and no error", gpus, where),
                      evidence_});

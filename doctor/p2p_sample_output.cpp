@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "fact_names.hpp"
 #include "line_words.hpp"
 
 namespace pf::doctor {
@@ -74,7 +75,7 @@ void P2pSampleOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
     // Peer writes that lose to copies staged through host memory: the peer path is translated or detoured.
     const bool slower = latency ? on.mean() > 5.0 * off.mean() : on.mean() < 0.8 * off.mean();
     if (!slower) continue;
-    facts["p2p_slower_than_host_copies"].push_back(on.title);
+    facts[fact::kP2pSlowerThanHostCopies].push_back(on.title);
     flags.push_back({"p2p_slower_than_host_copies",
                      fmt::format("p2pBandwidthLatencyTest: GPU-pair {} with P2P enabled {:.3g} {} against {:.3g} "
                                  "with P2P disabled (staged through host memory)",
@@ -85,7 +86,7 @@ void P2pSampleOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
   // The matrix printed last (the one whose rows were read last): an enabled one with no row under it means the
   // sample hung in its first peer-to-peer copies.
   if (current_ && currentEnabled_ && current_->rows == 0) {
-    facts["p2p_test_stalled"].push_back(current_->title);
+    facts[fact::kP2pTestStalled].push_back(current_->title);
     flags.push_back({"p2p_test_stalled",
                      "p2pBandwidthLatencyTest printed a P2P=Enabled matrix title and no figure after it",
                      current_->title});

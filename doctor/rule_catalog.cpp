@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <set>
 
+#include "fact_names.hpp"
 #include "multi_literal.hpp"
 #include "pf/error.hpp"
 #include "pf/report_io.hpp"
@@ -72,6 +73,9 @@ LinePattern parsePattern(const Json& j, const Where& w) {
   } catch (const UsageError& e) {
     w.fail(e.what());
   }
+  if (!p.fact.empty() && !p.ncclRange && !fact::known(p.fact))
+    w.fail(fmt::format("unknown fact '{}'; the doctor derives {}, or 'nccl_in FROM BELOW'", p.fact,
+                       fmt::join(fact::kAll, ", ")));
   if (!p.all.empty()) {
     checkLiterals(p.all, w);
     if (p.anchor().size() < MultiLiteral::kMinLiteral)

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <set>
 
+#include "fact_names.hpp"
 #include "pf/error.hpp"
 #include "rule_catalog.hpp"
 
@@ -66,6 +67,29 @@ TEST(DoctorCatalog, RejectsMalformedRulesWithTheirName) {
     EXPECT_NE(std::string(e.what()).find("shm.z"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("typo"), std::string::npos) << e.what();
   }
+}
+
+// A rule may name only a fact the doctor derives: a misspelt one would load and never match.
+TEST(DoctorCatalog, AFactNobodyDerivesFailsWhenTheRulesLoad) {
+  auto file = [](const std::string& factName) {
+    return R"({"category": "shm", "rules": [{"id": "shm.f", "title": "t", "explanation": "e", "fix": "f",
+               "confidence": 0.5, "match": [[{"fact": ")" +
+           factName + R"("}]]}]})";
+  };
+  for (std::string_view f : fact::kAll) EXPECT_EQ(parseRulesFile("shm.json", file(std::string(f))).size(), 1u) << f;
+  EXPECT_EQ(parseRulesFile("shm.json", file("nccl_in 2.7.3 2.18.1")).size(), 1u);
+  try {
+    parseRulesFile("shm.json", file("gdr_disabeld"));
+    FAIL() << "a misspelt fact loaded";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("shm.json"), std::string::npos) << what;
+    EXPECT_NE(what.find("shm.f"), std::string::npos) << what;
+    EXPECT_NE(what.find("'gdr_disabeld'"), std::string::npos) << what;
+    EXPECT_NE(what.find("gdr_disabled"), std::string::npos) << what << ": the known names are listed";
+  }
+  // "nccl_init" is not a range; it is an unknown name like any other.
+  EXPECT_THROW(parseRulesFile("shm.json", file("nccl_init")), UsageError);
 }
 
 }  // namespace
