@@ -41,6 +41,16 @@ const Case kCases[] = {
     {"enqueue.cc",
      "No algorithm/protocol available for function AllReduce with datatype ncclInt8. NCCL_ALGO was set to NVLS.",
      "other.no-algorithm-for-collective"},
+    // The same causes in the words of earlier releases (the sweep over release tags v2.8.3 to v2.26.6).
+    {"enqueue.cc",
+     "Error : no algorithm/protocol available for function AllReduce with datatype ncclInt8. NCCL_ALGO was set to "
+     "NVLS.",
+     "other.no-algorithm-for-collective"},
+    {"enqueue.cc", "Error : no algorithm/protocol available", "other.no-algorithm-for-collective"},
+    {"mnnvl.cc", "MNNVL (cliqueSize 72) is available but not supported on this system. Check the IMEX configuration.",
+     "other.mnnvl-imex"},
+    {"bootstrap.cc", "Bootstrap Root : mismatch in rank count from procs 8 : 16", "rendezvous.ranks-disagree-on-world"},
+    {"enqueue.cc", "Error : mixing different streams within a group call is not supported.", "other.program-misuse"},
     {"misc/argcheck.cc", "AllReduce : sendbuff allocated on device 0 mismatchs with NCCL device 3",
      "cuda.buffer-on-other-device"},
     {"misc/argcheck.cc", "AllReduce : recvbuff 0x55d0c8a1e000 is not a valid pointer", "cuda.cpu-tensor-to-nccl"},
@@ -73,6 +83,20 @@ const Case kCases[] = {
     {"misc/gdrwrap.cc", "gdr_pin_buffer(addr 7f3a40000000, size 65536) failed: -22", "ib-verbs.gdrcopy-failed"},
     {"transport/net_ib/common.cc", "communicator encountered a fatal error (detected in ncclIbTest)",
      "ib-verbs.async-port-error"},
+    // The IB event thread's messages in each release's wording (net_ib.cc up to 2.29, net_ib/common.cc after).
+    {"transport/net_ib.cc", "NET/IB : Got async event : port error", "ib-verbs.async-port-error"},
+    {"transport/net_ib.cc", "NET/IB : mlx5_0:1 Got async event : port error", "ib-verbs.async-port-error"},
+    {"transport/net_ib.cc", "NET/IB : mlx5_0:1 Got async error event: port error", "ib-verbs.async-port-error"},
+    {"transport/net_ib/common.cc", "NET/IB : mlx5_0:1 Got non-fatal async event: port error(10)",
+     "ib-verbs.async-port-error"},
+    {"transport/net_ib.cc", "NET/IB : mlx5_0:1 async fatal event: local catastrophic error",
+     "ib-verbs.async-fatal-event"},
+    {"transport/net_ib.cc",
+     "NET/IB : mlx5_0:1 async fatal event on QP (0x55d0c8a1e000): local work queue catastrophic error",
+     "ib-verbs.async-fatal-event"},
+    // IBV_EVENT_GID_CHANGE before NCCL 2.28.3 named it, and after.
+    {"transport/net_ib.cc", "NET/IB : mlx5_0:1 unknown event type (18)", "ib-verbs.gid-table-changed"},
+    {"transport/net_ib/common.cc", "NET/IB : mlx5_0:1 GID table changed", "ib-verbs.gid-table-changed"},
     // NCCL 2.1x's socket layer (still RCCL's): the connect loop's own words.
     {"misc/socket.cc",
      "socketPollConnect: Connect to 10.0.0.2<40000> returned 111(Connection refused) errno 111(Connection refused)",
