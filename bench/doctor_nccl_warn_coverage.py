@@ -44,7 +44,8 @@ def formats(src, ofi=False):
     found = {}
     for root, _, files in os.walk(src):
         for name in sorted(files):
-            if not name.endswith((".cc", ".cu", ".h", ".cpp")):
+            # .c: aws-ofi-nccl was written in C up to 1.13, and NCCL's 1.x in it too.
+            if not name.endswith((".c", ".cc", ".cu", ".h", ".cpp")):
                 continue
             path = os.path.join(root, name)
             with open(path, errors="replace") as f:

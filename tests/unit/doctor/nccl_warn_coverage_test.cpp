@@ -112,6 +112,22 @@ const Case kCases[] = {
 
 // aws-ofi-nccl's messages (src/ of aws/aws-ofi-nccl), without the "NET/OFI " that the plugin's macro adds.
 const Case kOfiCases[] = {
+    // Earlier releases' words for the same causes (the sweep over tags v1.1.5 to v1.14.2, C sources then).
+    {"nccl_ofi_net.c", "Only EFA provider is supported", "efa-libfabric.no-efa-provider"},
+    {"nccl_ofi_rdma.c",
+     "Failed to create NCCL topology file from template /tmp/aws-ofi-nccl-topo-XXXXXX. ERROR: No space left on device",
+     "efa-libfabric.ofi-topology-file"},
+    {"nccl_ofi_rdma.c", "Errror preparing topo file name", "efa-libfabric.ofi-topology-file"},
+    {"nccl_ofi_topo.c", "Unable to attach NIC to GPU.", "efa-libfabric.ofi-hardware-topology"},
+    {"nccl_ofi_topo.c", "Unable to attach NIC to accelerator.", "efa-libfabric.ofi-hardware-topology"},
+    {"platform-aws.c",
+     "NCCL_PROTO was set to \"LL/LL128\", but the Libfabric endpoint does not support 128 byte in-order aligned "
+     "stores. This endpoint may corrupt data during communication",
+     "efa-libfabric.ofi-invalid-setting"},
+    {"nccl_ofi_cuda.c", "Insufficient driver to use CUDA function cuFlushGPUDirectRDMAWrites",
+     "version-mismatch.driver-lacks-entry-point"},
+    {"nccl_ofi_net.c", "CUDA flush requested, but cuFlushGPUDirectRDMAWrites not found.",
+     "version-mismatch.driver-lacks-entry-point"},
     {"nccl_ofi_topo.cpp", "Unable to load hardware topology.", "efa-libfabric.ofi-hardware-topology"},
     {"nccl_ofi_topo.cpp", "hwloc failed detecting PCI NIC info.", "efa-libfabric.ofi-hardware-topology"},
     {"nccl_ofi_rdma.cpp", "Failed to create anonymous topology file. ERROR: Operation not permitted",
