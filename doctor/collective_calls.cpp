@@ -61,7 +61,7 @@ void CollectiveCalls::feed(const NormView& l, LineEvidence& ev) {
 void CollectiveCalls::finish(Facts& facts, std::vector<Flag>& flags) const {
   if (!differ_ || ambiguous_.count(differNranks_)) return;
   facts[fact::kCollectiveArgsDiffer] = {first_, second_};
-  flags.push_back({"collective_args_differ",
+  flags.push_back({fact::kCollectiveArgsDiffer,
                    fmt::format("ranks called the same collective at the same opCount with different arguments ({} "
                                "at {}, {} at {})",
                                firstArgs_, first_.where(), secondArgs_, second_.where()),

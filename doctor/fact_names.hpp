@@ -2,9 +2,9 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The names of the facts the doctor derives from a whole log (docs/doctor-rules.md, "Facts"). The extractors
-// that set a fact and the loader that checks a rule's `{"fact": ...}` both take the name from here, so a rule
-// that names a fact nobody sets (a typo in a user's rules file) fails when the rules load instead of never
-// matching.
+// that set a fact (and the flag of the same name beside it) and the loader that checks a rule's `{"fact": ...}`
+// take the name from here, so a rule that names a fact nobody sets (a typo in a user's rules file) fails when the
+// rules load instead of never matching.
 #pragma once
 
 #include <string_view>

@@ -311,7 +311,7 @@ void InfoExtractor::finish() {
       list += (list.empty() ? "" : ", ") + v;
     }
     flags_.push_back(
-        {"nccl_versions_differ", "ranks report different NCCL versions: " + list, versionEvidence_.begin()->second});
+        {fact::kNcclVersionsDiffer, "ranks report different NCCL versions: " + list, versionEvidence_.begin()->second});
   }
   for (const auto& [who, p] : procs_.all()) {
     std::vector<std::string> ifs = p.socketIfs;
@@ -320,18 +320,18 @@ void InfoExtractor::finish() {
     for (const auto& i : ifs) {
       if (isVirtual(i) && seen.insert(i).second)
         flags_.push_back(
-            {"virtual_interface_selected",
+            {fact::kVirtualInterfaceSelected,
              fmt::format("{} uses interface {}, a container, bridge or tunnel device, not the node's own NIC", who, i),
              facts_[fact::kVirtualInterfaceSelected].front()});
     }
     if (p.network == "Socket" && p.ibOpenFailed) {
       facts_[fact::kSocketFallbackWithRdma].push_back(p.networkEvidence);
-      flags_.push_back({"socket_fallback_with_rdma",
+      flags_.push_back({fact::kSocketFallbackWithRdma,
                         who + " fell back to TCP sockets although it has an RDMA device NCCL could not open",
                         p.networkEvidence});
     }
     for (const auto& h : p.gdrDisabledHcas)
-      flags_.push_back({"gdr_disabled", fmt::format("{}: GPU Direct RDMA disabled for HCA {}", who, h),
+      flags_.push_back({fact::kGdrDisabled, fmt::format("{}: GPU Direct RDMA disabled for HCA {}", who, h),
                         facts_[fact::kGdrDisabled].front()});
   }
   ncclTests_.finish(facts_, flags_);

@@ -82,14 +82,14 @@ void NcclTestsOutput::feed(std::string_view t, LineEvidence& ev) {
 void NcclTestsOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
   if (headers_ > 1) {
     facts[fact::kNcclTestsSeparateWorlds].push_back(secondHeader_);
-    flags.push_back({"nccl_tests_separate_worlds",
+    flags.push_back({fact::kNcclTestsSeparateWorlds,
                      fmt::format("nccl-tests printed its header {} times: each process ran as its own world", headers_),
                      secondHeader_});
   }
   if (wrong_) {
     facts[fact::kNcclTestsWrongResults].push_back(wrongRow_);
     flags.push_back(
-        {"nccl_tests_wrong_results", "an nccl-tests row reports wrong data (its #wrong column)", wrongRow_});
+        {fact::kNcclTestsWrongResults, "an nccl-tests row reports wrong data (its #wrong column)", wrongRow_});
   }
   // The GPUs of the one host: its "Rank ... on HOST" lines or, when the paste has none, the one process's.
   int gpus = 0;
@@ -102,7 +102,7 @@ void NcclTestsOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
   }
   if ((header_ || listing_) && headers_ <= 1 && !progress_ && gpus > 1) {
     facts[fact::kNcclTestsStalled].push_back(evidence_);
-    flags.push_back({"nccl_tests_stalled",
+    flags.push_back({fact::kNcclTestsStalled,
                      fmt::format("nccl-tests listed {} GPUs {} and then printed no result and no error", gpus, where),
                      evidence_});
   }

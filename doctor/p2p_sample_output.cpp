@@ -76,7 +76,7 @@ void P2pSampleOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
     const bool slower = latency ? on.mean() > 5.0 * off.mean() : on.mean() < 0.8 * off.mean();
     if (!slower) continue;
     facts[fact::kP2pSlowerThanHostCopies].push_back(on.title);
-    flags.push_back({"p2p_slower_than_host_copies",
+    flags.push_back({fact::kP2pSlowerThanHostCopies,
                      fmt::format("p2pBandwidthLatencyTest: GPU-pair {} with P2P enabled {:.3g} {} against {:.3g} "
                                  "with P2P disabled (staged through host memory)",
                                  kNames[k], on.mean(), latency ? "us" : "GB/s", off.mean()),
@@ -87,7 +87,7 @@ void P2pSampleOutput::finish(Facts& facts, std::vector<Flag>& flags) const {
   // sample hung in its first peer-to-peer copies.
   if (current_ && currentEnabled_ && current_->rows == 0) {
     facts[fact::kP2pTestStalled].push_back(current_->title);
-    flags.push_back({"p2p_test_stalled",
+    flags.push_back({fact::kP2pTestStalled,
                      "p2pBandwidthLatencyTest printed a P2P=Enabled matrix title and no figure after it",
                      current_->title});
   }
