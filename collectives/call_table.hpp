@@ -74,4 +74,4 @@ struct CallRegistrar {
 /// Registers, in `Call`'s table, the call for the collective registered under `key`: the remaining arguments
 /// initialise a `Call` (designated initializers read best: .run = allReduce, .loop = allReduceLoop).
 #define PF_REGISTER_CALL(Call, key, ...) \
-  static const ::pf::collectives::CallRegistrar<Call> PF_CONCAT(pf_call_registrar_, __LINE__)(key, Call{__VA_ARGS__})
+  static const ::pf::collectives::CallRegistrar<Call> PF_CONCAT(pf_call_registrar_, __COUNTER__)(key, Call{__VA_ARGS__})

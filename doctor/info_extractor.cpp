@@ -17,8 +17,6 @@
 namespace pf::doctor {
 namespace {
 
-bool has(std::string_view s, std::string_view lit) { return lineHolds(s, lit); }
-
 // Whitespace-separated words (a hand loop: an istringstream costs a locale look-up per word, which showed
 // up as the top cost on multi-GB logs).
 std::vector<std::string> words(std::string_view s) {
@@ -191,8 +189,8 @@ void InfoExtractor::feed(const NormLine& line, const Evidence& ev) {
 
 void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapMask) {
   const std::string_view t = l.text;
-  // has(t, lit) for a literal that contains taps()[i]: when that tap is not in the line, neither is `lit`.
-  auto hasTap = [&](int i, std::string_view lit) { return ((tapMask >> i) & 1u) != 0 && has(t, lit); };
+  // lineHolds(t, lit) for a literal that contains taps()[i]: when that tap is not in the line, neither is `lit`.
+  auto hasTap = [&](int i, std::string_view lit) { return ((tapMask >> i) & 1u) != 0 && lineHolds(t, lit); };
   // nccl-tests prints its header, rows and failures without NCCL's prefix; an NCCL WARN also counts as output.
   if (hasTap(30, " opCount ")) {
     // A per-call line (NCCL_DEBUG_SUBSYS=COLL); read whatever prefix was left, since grep -r often adds one.
@@ -204,7 +202,7 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     p2pSample_.feed(t, ev);
     // nccl-tests' first line names the NCCL it ran, where NCCL_DEBUG is often unset:
     // "# nccl-tests version 2.18.3 nccl-headers=23005 nccl-library=23005".
-    if (has(t, "nccl-library="))
+    if (lineHolds(t, "nccl-library="))
       if (auto v = ncclVersionFromCode(firstWord(after(t, "nccl-library=")))) noteVersionSeen(*v, ev);
   } else if (equals(l.level, "WARN")) {
     ncclTests_.sawNcclWarn();
@@ -216,7 +214,7 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     // releases only (nccl_versions.hpp).
     noteVersionSeen(v, ev);
     // "NCCL version 2.19.3+cuda12.3": the process's own version comes from NCCL's INFO line only.
-    if (has(t, "error") || has(t, "Error")) return;
+    if (lineHolds(t, "error") || lineHolds(t, "Error")) return;
     ProcessInfo& p = procs_.of(l, ev.file());
     std::size_t plus = v.find("+cuda");
     p.ncclVersion = std::string(v.substr(0, plus));
@@ -229,7 +227,7 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   // "NCCL INFO Ring ...", so the other lines skip the search for " via ".
   const bool channelOrRing = ((tapMask >> 11) & 1u) != 0 || ((tapMask >> 12) & 1u) != 0;
   if (const std::size_t at = channelOrRing ? findInLine(t, " via ") : std::string_view::npos;
-      at != std::string_view::npos && has(t, "->")) {
+      at != std::string_view::npos && lineHolds(t, "->")) {
     ProcessInfo& p = procs_.of(l, ev.file());
     const std::string_view via = t.substr(at + 5);
     const std::string_view name = transportName(via);
@@ -241,23 +239,23 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
       ++it->lines;
     else
       transportCounts_.push_back({std::string(name), 1, ev.get()});
-    if (has(via, "GDRDMA")) p.gdrUsed = true;
+    if (lineHolds(via, "GDRDMA")) p.gdrUsed = true;
     return;
   }
   ProcessInfo& p = procs_.of(l, ev.file());
   if (hasTap(1, "cudaDriverVersion")) {
     p.cudaDriver = atoiView(after(t, "cudaDriverVersion"));
   } else if (hasTap(2, "NET/Plugin")) {
-    if (has(t, "No plugin found") || has(t, "using internal"))
+    if (lineHolds(t, "No plugin found") || lineHolds(t, "using internal"))
       p.netPlugin = "internal";
-    else if (has(t, "Loaded net plugin "))
+    else if (lineHolds(t, "Loaded net plugin "))
       p.netPlugin = words(after(t, "Loaded net plugin ")).front();
   } else if (hasTap(3, "Using network ")) {
     p.network = std::string(after(t, "Using network "));
     p.networkEvidence = ev.get();
   } else if (hasTap(4, "Bootstrap : Using") || hasTap(5, "NET/Socket : Using")) {
     auto ifs = interfaceList(after(t, "Using"), false);
-    (has(t, "Bootstrap") ? p.bootstrapIfs : p.socketIfs) = ifs;
+    (lineHolds(t, "Bootstrap") ? p.bootstrapIfs : p.socketIfs) = ifs;
     for (const auto& i : ifs)
       if (isVirtual(i)) {
         facts_[fact::kVirtualInterfaceSelected].push_back(ev.get());
@@ -270,8 +268,8 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     if (p.ibUsingText.size() == rest.size() && sameBytes(p.ibUsingText.data(), rest.data(), rest.size())) return;
     p.ibUsingText = rest;
     p.hcas = interfaceList(rest, true);
-    p.relaxedOrdering = has(rest, "[RO]");
-    if (has(rest, "OOB ")) p.oobIf = ifName(words(after(rest, "OOB ")).front());
+    p.relaxedOrdering = lineHolds(rest, "[RO]");
+    if (lineHolds(rest, "OOB ")) p.oobIf = ifName(words(after(rest, "OOB ")).front());
   } else if (hasTap(7, "NET/IB : No device")) {
     p.ibNoDevice = true;
   } else if (hasTap(8, "Unable to open device") || hasTap(9, "ibv_open_device failed")) {
@@ -286,12 +284,12 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   } else if (const bool start = hasTap(14, "Init START"); start || hasTap(15, "Init COMPLETE")) {
     // Before the ring/tree checks, whose searches are not narrowed by a tap: one such line per rank and init.
     feedInit(t, ev, start);
-  } else if ((hasTap(11, "Channel ") || has(t, "Ring ")) && !has(t, "->")) {
+  } else if ((hasTap(11, "Channel ") || lineHolds(t, "Ring ")) && !lineHolds(t, "->")) {
     // "Channel 00/32 :    0" lists a ring; the number after '/' is the channel count.
     std::size_t slash = t.find('/');
     if (slash != std::string_view::npos) nchannels_ = std::max(nchannels_, atoiView(t.substr(slash + 1)));
     algos_.insert("Ring");
-  } else if (has(t, "Trees")) {
+  } else if (lineHolds(t, "Trees")) {
     algos_.insert("Tree");
   } else if (hasTap(26, "NVLS multicast")) {
     algos_.insert("NVLS");

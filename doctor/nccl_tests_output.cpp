@@ -8,13 +8,12 @@
 #include <string>
 
 #include "fact_names.hpp"
+#include "line_search.hpp"
 #include "line_words.hpp"
 #include "pf/import.hpp"
 
 namespace pf::doctor {
 namespace {
-
-bool has(std::string_view s, std::string_view lit) { return lineHolds(s, lit); }
 
 // A #wrong column (or, before nccl-tests 2.13, the largest error) that says the data was wrong: a count above
 // zero, or an error of 1 or more, which no rounding of a correct sum reaches ("%6g" and "%.0e" print both).
@@ -48,27 +47,27 @@ void NcclTestsOutput::sawListing(LineEvidence& ev) {
 }
 
 void NcclTestsOutput::feed(std::string_view t, LineEvidence& ev) {
-  if (has(t, "# nThread ") || (has(t, "nGpus ") && has(t, "minBytes "))) {
+  if (lineHolds(t, "# nThread ") || (lineHolds(t, "nGpus ") && lineHolds(t, "minBytes "))) {
     // "# nThread 1 nGpus 2 minBytes 8 maxBytes ...", also when a paste lost its "# n" (markdown): one process
     // drives nGpus GPUs, so they are all on its host even when the log shows no "Rank N ... on HOST" lines.
     header_ = true;
     if (++headers_ == 2) secondHeader_ = ev.get();
     evidence_ = ev.get();
     gpusOneProcess_ = std::max(gpusOneProcess_, atoiView(firstWord(after(t, "nGpus "))));
-  } else if (has(t, "Rank ") && has(t, " on ") && has(t, " device ") && t.rfind('#', 0) == 0) {
+  } else if (lineHolds(t, "Rank ") && lineHolds(t, " on ") && lineHolds(t, " device ") && t.rfind('#', 0) == 0) {
     // "#  Rank  0 Group  0 Pid 516704 on   gpu-0001 device  0 [...]": the host is the word after " on ".
     std::string_view w = firstWord(after(t, " on "));
     if (!w.empty()) ++devicesPerHost_[std::string(w)];
     sawListing(ev);
-  } else if (has(t, "Rank ") && has(t, " uses device ")) {
+  } else if (lineHolds(t, "Rank ") && lineHolds(t, " uses device ")) {
     // The NCCL 1 era tests ran every GPU from one process: "   Rank  0 uses device  0 [0x05] Tesla M40 24GB".
     ++devicesOneProcess_;
     sawListing(ev);
-  } else if (has(t, "Using devices")) {
+  } else if (lineHolds(t, "Using devices")) {
     sawListing(ev);
-  } else if (has(t, "Avg bus bandwidth") || has(t, "Out of bounds") || has(t, "Test CUDA failure") ||
-             has(t, "Test NCCL failure") || has(t, ": Test failure") || has(t, "NCCL WARN ") ||
-             has(t, "Watchdog caught")) {
+  } else if (lineHolds(t, "Avg bus bandwidth") || lineHolds(t, "Out of bounds") || lineHolds(t, "Test CUDA failure") ||
+             lineHolds(t, "Test NCCL failure") || lineHolds(t, ": Test failure") || lineHolds(t, "NCCL WARN ") ||
+             lineHolds(t, "Watchdog caught")) {
     progress_ = true;
   } else if (bool wrong = false; readRow(t, wrong)) {
     progress_ = true;

@@ -3,6 +3,7 @@
 #include "probe_util.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 
 #include "pf/environment.hpp"
@@ -26,6 +27,11 @@ std::string trim(std::string_view s) {
   if (b == std::string_view::npos) return "";
   size_t e = s.find_last_not_of(" \t\r\n");
   return std::string(s.substr(b, e - b + 1));
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
 }
 
 std::optional<long long> parseInt(std::string_view s) {

@@ -19,6 +19,8 @@ namespace pf::probes {
 std::vector<std::string> splitList(std::string_view s, std::string_view seps = ",");
 /// Trims spaces, tabs and newlines at both ends.
 std::string trim(std::string_view s);
+/// ASCII upper case ("nvl" -> "NVL"; other bytes unchanged).
+std::string upper(std::string s);
 /// A whole-string decimal integer (sysfs values such as "1500"); nullopt otherwise.
 std::optional<long long> parseInt(std::string_view s);
 /// A file's text, trimmed; empty when it is missing or unreadable (most sysfs attributes read this way).

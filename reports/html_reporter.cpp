@@ -33,7 +33,7 @@ constexpr const char* kStyle =
 
 std::string statusCell(Status s) { return fmt::format("<span class=\"verdict {0}\">{0}</span>", toString(s)); }
 
-std::string table(const tables::Table& t) {
+std::string htmlTable(const tables::Table& t) {
   // In a narrow window a wide table scrolls inside its own box instead of widening the page.
   std::string s =
       fmt::format("<div class=\"scroll\"><table id=\"{}\"><caption>{}</caption><tr>", escape(t.id), escape(t.title));
@@ -74,7 +74,7 @@ class HtmlReporter final : public Reporter {
     for (const tables::Section& sec : tables::sectionsFor(r)) {
       s += "<h2>" + escape(sec.title) + "</h2>\n";
       for (const auto& line : sec.headline) s += "<p>" + escape(line) + "</p>\n";
-      for (const tables::Table& t : sec.tables) s += table(t);
+      for (const tables::Table& t : sec.tables) s += htmlTable(t);
     }
     s += "<h2>What the command printed</h2>\n<pre>" + escape(renderDocument("table", r, options())) + "</pre>\n";
     const charts::ChartSet set = charts::chartsFor(r);

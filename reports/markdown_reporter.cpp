@@ -62,7 +62,7 @@ std::string fenceFor(const std::string& text) {
   return std::string(std::max<std::size_t>(3, longest + 1), '`');
 }
 
-std::string table(const tables::Table& t) {
+std::string markdownTable(const tables::Table& t) {
   std::string s = "**" + cell(t.title) + "**\n\n|";
   for (const auto& h : t.header) s += " " + cell(h) + " |";
   s += "\n|";
@@ -93,7 +93,7 @@ class MarkdownReporter final : public Reporter {
     for (const tables::Section& sec : tables::sectionsFor(r)) {
       s += "## " + cell(sec.title) + "\n\n";
       for (const auto& line : sec.headline) s += cell(line) + "\n\n";
-      for (const tables::Table& t : sec.tables) s += table(t);
+      for (const tables::Table& t : sec.tables) s += markdownTable(t);
     }
     const std::string text = renderDocument("table", r, options());
     const std::string fence = fenceFor(text);

@@ -5,11 +5,6 @@
 #include "pf/json_field.hpp"
 
 namespace pf {
-namespace {
-
-Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
-
-}  // namespace
 
 Json toJson(const ComparisonRow& r) {
   return Json{{"new_label", r.new_label},
@@ -25,8 +20,8 @@ Json toJson(const ComparisonRow& r) {
               {"bound", r.bound},
               {"note", r.note},
               {"regressed", r.regressed},
-              {"base_busbw_gbps", opt(r.base_busbw_gbps)},
-              {"new_busbw_gbps", opt(r.new_busbw_gbps)}};
+              {"base_busbw_gbps", jsonOrNull(r.base_busbw_gbps)},
+              {"new_busbw_gbps", jsonOrNull(r.new_busbw_gbps)}};
 }
 
 ComparisonRow comparisonRowFromJson(const Json& j) {

@@ -5,11 +5,10 @@
 #include <fmt/format.h>
 
 #include "pf/error.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf {
 namespace {
-
-Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
 template <typename T>
 T field(const Json& j, const char* name) {
@@ -45,10 +44,10 @@ Json toJson(const PairRow& r) {
               {"lat_size_bytes", r.lat_size_bytes},
               {"seconds", r.seconds},
               {"measurements", r.measurements},
-              {"expected_gbps", opt(r.expected_gbps)},
-              {"pct_of_expected", opt(r.pct_of_expected)},
-              {"expected_lat_us", opt(r.expected_lat_us)},
-              {"bw_robust_z", opt(r.bw_robust_z)},
+              {"expected_gbps", jsonOrNull(r.expected_gbps)},
+              {"pct_of_expected", jsonOrNull(r.pct_of_expected)},
+              {"expected_lat_us", jsonOrNull(r.expected_lat_us)},
+              {"bw_robust_z", jsonOrNull(r.bw_robust_z)},
               {"status", toString(r.status)},
               {"reason", r.reason}};
 }

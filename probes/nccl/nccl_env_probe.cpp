@@ -9,8 +9,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cctype>
-
 #include "nccl/nccl_conf.hpp"
 #include "nccl/nccl_env_table.hpp"
 #include "nccl/nccl_library.hpp"
@@ -19,11 +17,6 @@
 
 namespace pf::probes {
 namespace {
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 void checkNames(const NcclSettings& s, Findings& f) {
   std::vector<std::string> debug;

@@ -9,7 +9,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "probe_util.hpp"
 
@@ -150,11 +149,6 @@ const NcclVarInfo kVars[] = {
   {"NCCL_DESYNC_DEBUG", C::kPytorch, "", "TORCH_NCCL_DESYNC_DEBUG"},
 };
 // clang-format on
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 size_t editDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);

@@ -8,18 +8,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "nccl/nccl_env_table.hpp"
 #include "probe_util.hpp"
 
 namespace pf::probes {
 namespace {
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::vector<std::string> options(const std::string& spec) { return splitList(spec.substr(spec.find(':') + 1), "|"); }
 

@@ -22,7 +22,7 @@ namespace {
 constexpr std::size_t kWidth = 90;   // a detail line's length before it is cut (one screen, no wrapping)
 const std::string kIndent(21, ' ');  // detail lines start under the phase's text, after name and seconds
 
-std::string cut(std::string s) {
+std::string cutToWidth(std::string s) {
   if (s.size() > kWidth) s = s.substr(0, kWidth - 3) + "...";
   return s;
 }
@@ -33,7 +33,7 @@ std::string phaseSeconds(const RunReport& report, const std::string& name) {
   return "       ";
 }
 
-const Result* find(const RunReport& report, const std::string& key) {
+const Result* resultByKey(const RunReport& report, const std::string& key) {
   for (const Result& r : report.results)
     if (r.key == key) return &r;
   return nullptr;
@@ -58,7 +58,7 @@ std::string probes(const RunReport& report) {
   for (const auto& [key, r] : worst) {
     ++count[r->status];
     if (r->status == Status::kAbsent)
-      absent += kIndent + cut(fmt::format("{}: {}", key.substr(key.find('.') + 1), r->message)) + "\n";
+      absent += kIndent + cutToWidth(fmt::format("{}: {}", key.substr(key.find('.') + 1), r->message)) + "\n";
   }
   std::string line = fmt::format("probes      {}  {} pass", phaseSeconds(report, "probes"), count[Status::kPass]);
   for (Status s : {Status::kAbsent, Status::kWarn, Status::kFail, Status::kError, Status::kSkipped})
@@ -67,7 +67,7 @@ std::string probes(const RunReport& report) {
 }
 
 std::string allReduce(const RunReport& report, const Result* pairs) {
-  const Result* sweep = find(report, "sweep.all_reduce");
+  const Result* sweep = resultByKey(report, "sweep.all_reduce");
   if (!sweep) return {};
   const std::string head = "all-reduce  " + phaseSeconds(report, "allreduce") + "  ";
   if (sweep->status == Status::kSkipped) return head + "skipped: " + sweep->message + "\n";
@@ -87,8 +87,8 @@ std::string allReduce(const RunReport& report, const Result* pairs) {
   const double from = sweep->params.value("bandwidth_bound_from_bytes", 0.0);
   if (expected && from > 0)
     out += kIndent +
-           cut(fmt::format("expected: busbw near {:.2f} GB/s (the pair expectation) from {} up", *expected,
-                           charts::binarySize(from))) +
+           cutToWidth(fmt::format("expected: busbw near {:.2f} GB/s (the pair expectation) from {} up", *expected,
+                                  charts::binarySize(from))) +
            "\n";
   else
     out += kIndent + "expected: none (no pair expectation: judged only for correct data)\n";
@@ -116,8 +116,8 @@ std::string pairMatrix(const RunReport& report, const Result* pairs) {
     if (e.what == "expected bandwidth from") {
       const std::optional<double> expected = number(pairs->metrics, "expected_gbps");
       out += kIndent +
-             cut(expected ? fmt::format("expected {:.3f} GB/s: {}", *expected, e.value.get<std::string>())
-                          : "expected: " + e.value.get<std::string>()) +
+             cutToWidth(expected ? fmt::format("expected {:.3f} GB/s: {}", *expected, e.value.get<std::string>())
+                                 : "expected: " + e.value.get<std::string>()) +
              "\n";
     }
   return out;
@@ -126,12 +126,12 @@ std::string pairMatrix(const RunReport& report, const Result* pairs) {
 }  // namespace
 
 std::string phaseBlocks(const RunReport& report) {
-  const Result* pairs = find(report, "pairs");
+  const Result* pairs = resultByKey(report, "pairs");
   std::string out = probes(report) + allReduce(report, pairs) + pairMatrix(report, pairs);
   // Anything else that was skipped (a phase turned off, a probe that could not run), with its reason.
   for (const Result& r : report.results)
     if (r.status == Status::kSkipped && r.kind != Kind::kProbe && r.key != "pairs" && r.key != "sweep.all_reduce")
-      out += "skipped     " + cut(fmt::format("{}: {}", r.key, r.message)) + "\n";
+      out += "skipped     " + cutToWidth(fmt::format("{}: {}", r.key, r.message)) + "\n";
   return out;
 }
 

@@ -16,7 +16,7 @@ namespace pf::reports {
 namespace {
 
 // A log line of over 160 bytes cut to 157 and "...", never inside a UTF-8 sequence.
-std::string cut(const std::string& s) {
+std::string cutLogLine(const std::string& s) {
   if (s.size() <= 160) return s;
   std::size_t at = 157;
   while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
@@ -53,7 +53,7 @@ class DoctorText final : public TextView {
       for (std::size_t k = 0; k < shown; ++k) {
         const Evidence& e = r.evidence[k];
         out += fmt::format("   evidence: {}  {}\n", e.source,
-                           cut(e.value.is_string() ? e.value.get<std::string>() : e.value.dump()));
+                           cutLogLine(e.value.is_string() ? e.value.get<std::string>() : e.value.dump()));
       }
       if (d.hosts.size() > 1) out += fmt::format("   hosts: {} ({} in all)\n", d.hosts.front(), d.hosts.size());
       out += fmt::format("   cause: {}\n", d.explanation);

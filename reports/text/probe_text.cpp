@@ -40,7 +40,7 @@ std::string groupNames(const std::vector<Member>& all, const std::vector<const M
   return fmt::format("{}", fmt::join(names, ", "));
 }
 
-const Result* find(const Member& m, const std::string& key) {
+const Result* memberResult(const Member& m, const std::string& key) {
   for (const Result* r : m.results)
     if (r->key == key) return r;
   return nullptr;
@@ -91,7 +91,7 @@ class ProbeText final : public TextView {
       out += fmt::format("\n{} ({} rank{}) differ:\n", groupNames(members, groups[g]), groups[g].size(),
                          groups[g].size() == 1 ? "" : "s");
       for (const Result* r : other.results) {
-        const Result* b = find(base, r->key);
+        const Result* b = memberResult(base, r->key);
         if (b && b->status == r->status && b->message == r->message) continue;
         out += line(*r);
         if (b) out += evidenceDiff(*b, *r);

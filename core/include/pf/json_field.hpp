@@ -3,10 +3,13 @@
 //
 // Reading one optional field of a result document into a typed summary: a missing or null field keeps the
 // default (documents of older versions, results that do not measure it); a field of the wrong type is bad
-// input, a UsageError naming the field, never a bare nlohmann exception.
+// input, a UsageError naming the field, never a bare nlohmann exception. And the way back: an unmeasured value
+// is written as null.
 #pragma once
 
 #include <fmt/format.h>
+
+#include <optional>
 
 #include "pf/error.hpp"
 #include "pf/result.hpp"
@@ -23,5 +26,8 @@ void readField(const Json& j, const char* name, T& into, const char* what) {
     throw UsageError(fmt::format("result document: {} field '{}' has the wrong type", what, name));
   }
 }
+
+/// The value, or null when it was not measured.
+inline Json jsonOrNull(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
 }  // namespace pf

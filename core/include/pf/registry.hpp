@@ -94,6 +94,8 @@ struct Registrar {
 #define PF_CONCAT_INNER(a, b) a##b
 #define PF_CONCAT(a, b) PF_CONCAT_INNER(a, b)
 /// Registers `Type` (default-constructible, derived from `Base`) under `key`.
-#define PF_REGISTER(Base, Type, key)                                     \
-  static const ::pf::Registrar<Base> PF_CONCAT(pf_registrar_, __LINE__)( \
+/// The registrar's name takes __COUNTER__, not __LINE__: the sanitizer stage compiles several sources as one
+/// translation unit (CMake's unity build), where two registrations can share a line number.
+#define PF_REGISTER(Base, Type, key)                                        \
+  static const ::pf::Registrar<Base> PF_CONCAT(pf_registrar_, __COUNTER__)( \
       key, [] { return std::unique_ptr<Base>(new Type()); })

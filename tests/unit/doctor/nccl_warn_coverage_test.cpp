@@ -23,13 +23,13 @@ std::string warn(const std::string& file, const std::string& message) {
 }
 
 // One WARN each: the source file that prints it, the message filled in, and the rule it must reach first.
-struct Case {
+struct WarnCase {
   const char* file;
   const char* message;
   const char* rule;
 };
 
-const Case kCases[] = {
+const WarnCase kCases[] = {
     {"init.cc",
      "Detected mixed local Net device counts across ranks (min 3, max 4). Set NCCL_IGNORE_NET_MISMATCH=1 to continue.",
      "ib-verbs.net-device-count-differs"},
@@ -111,7 +111,7 @@ const Case kCases[] = {
 };
 
 // aws-ofi-nccl's messages (src/ of aws/aws-ofi-nccl), without the "NET/OFI " that the plugin's macro adds.
-const Case kOfiCases[] = {
+const WarnCase kOfiCases[] = {
     // Earlier releases' words for the same causes (the sweep over tags v1.1.5 to v1.14.2, C sources then).
     {"nccl_ofi_net.c", "Only EFA provider is supported", "efa-libfabric.no-efa-provider"},
     {"nccl_ofi_rdma.c",
@@ -168,8 +168,8 @@ const Case kOfiCases[] = {
 };
 
 TEST(DoctorNcclWarnCoverage, EachMessageReachesTheCauseItsSourceNames) {
-  for (const Case& c : kCases) EXPECT_EQ(topRule(warn(c.file, c.message)), c.rule) << c.file << ": " << c.message;
-  for (const Case& c : kOfiCases)
+  for (const WarnCase& c : kCases) EXPECT_EQ(topRule(warn(c.file, c.message)), c.rule) << c.file << ": " << c.message;
+  for (const WarnCase& c : kOfiCases)
     EXPECT_EQ(topRule(warn(c.file, std::string("NET/OFI ") + c.message)), c.rule) << c.file << ": " << c.message;
 }
 

@@ -16,12 +16,12 @@ namespace {
 
 using test::topRule;
 
-struct Case {
+struct TorchCase {
   const char* line;
   const char* rule;
 };
 
-const Case kCases[] = {
+const TorchCase kCases[] = {
     {"[rank3]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:1421] [Rank 3] monitoring thread detects no heartbeat and "
      "will finally kill the process! terminateProcessGroup_0 collectiveDebugInfoMode_0",
      "timeout-hang.watchdog-hung"},
@@ -56,7 +56,7 @@ const Case kCases[] = {
 };
 
 TEST(DoctorTorchMessages, EachMessageReachesTheCauseItsSourceNames) {
-  for (const Case& c : kCases) EXPECT_EQ(topRule(std::string(c.line) + "\n"), c.rule) << c.line;
+  for (const TorchCase& c : kCases) EXPECT_EQ(topRule(std::string(c.line) + "\n"), c.rule) << c.line;
 }
 
 }  // namespace

@@ -19,36 +19,37 @@ struct Top {
   double confidence = 0;
 };
 
-Top top(const std::string& log) {
+Top topDiagnosis(const std::string& log) {
   auto a = test::analyzeText(log);
   if (a.diagnoses.empty()) return {"(none)", 0};
   return {a.diagnoses.front().rule->id, a.diagnoses.front().rule->confidence};
 }
 
 TEST(DoctorWeakEvidence, AFailureWithOnlyACategorysWordsGetsThatCategoryAtLowConfidence) {
-  const Top t =
-      top("Traceback (most recent call last):\n"
-          "  File \"train.py\", line 12, in <module>\n"
-          "RuntimeError: could not reach the TCPStore on node7 after 3 attempts\n");
+  const Top t = topDiagnosis(
+      "Traceback (most recent call last):\n"
+      "  File \"train.py\", line 12, in <module>\n"
+      "RuntimeError: could not reach the TCPStore on node7 after 3 attempts\n");
   EXPECT_EQ(t.id, "rendezvous.weak-evidence");
   EXPECT_LT(t.confidence, 0.3);
-  EXPECT_EQ(top("kernel: mlx5_core 0000:3b:00.0: mlx5_cmd_out_err: failed to create mkey\n").id,
+  EXPECT_EQ(topDiagnosis("kernel: mlx5_core 0000:3b:00.0: mlx5_cmd_out_err: failed to create mkey\n").id,
             "ib-verbs.weak-evidence");
 }
 
 // A stack taken from a running process (gdb, py-spy) is how people report a hang: it counts as a failure sign.
 TEST(DoctorWeakEvidence, ADebuggerStackOfAStuckProcessIsAFailureSign) {
   const std::string words = "[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]\nDevice=0 CAN Access Peer Device=1\n";
-  EXPECT_EQ(top(words).id, "(none)");
-  EXPECT_EQ(
-      top("(gdb) bt\n#0  0x00007f2e766c9827 in sched_yield () at ../sysdeps/unix/syscall-template.S:84\n" + words).id,
-      "p2p.weak-evidence");
+  EXPECT_EQ(topDiagnosis(words).id, "(none)");
+  EXPECT_EQ(topDiagnosis(
+                "(gdb) bt\n#0  0x00007f2e766c9827 in sched_yield () at ../sysdeps/unix/syscall-template.S:84\n" + words)
+                .id,
+            "p2p.weak-evidence");
 }
 
 TEST(DoctorWeakEvidence, NoFailureInTheLogMeansNoAnswer) {
   // The category's words alone, on configuration or progress lines, are not evidence of anything.
-  EXPECT_EQ(top("export MASTER_ADDR=node7 MASTER_PORT=29500\nworld_size=16\n").id, "(none)");
-  EXPECT_EQ(top("mounting /dev/shm with 8g\nstep 100 loss 2.1\n").id, "(none)");
+  EXPECT_EQ(topDiagnosis("export MASTER_ADDR=node7 MASTER_PORT=29500\nworld_size=16\n").id, "(none)");
+  EXPECT_EQ(topDiagnosis("mounting /dev/shm with 8g\nstep 100 loss 2.1\n").id, "(none)");
 }
 
 TEST(DoctorWeakEvidence, NcclInfoLinesAreNotEvidence) {

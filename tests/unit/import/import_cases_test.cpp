@@ -8,13 +8,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "fixture_path.hpp"
 #include "pf/error.hpp"
 #include "pf/import.hpp"
 #include "pf/sweep_row.hpp"
 
 namespace {
-
-std::string fixture(const std::string& name) { return std::string(PF_NCCL_TESTS_FIXTURES) + "/" + name; }
 
 pf::RunReport load(const std::string& name) { return pf::loadDocument(fixture(name)); }
 

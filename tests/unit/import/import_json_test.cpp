@@ -5,14 +5,13 @@
 // Preflight sweep → toNcclTestsJson → fromNcclTestsJson → the same rows.
 #include <gtest/gtest.h>
 
+#include "fixture_path.hpp"
 #include "pf/error.hpp"
 #include "pf/import.hpp"
 #include "pf/sweep_row.hpp"
 #include "pf/verdict.hpp"
 
 namespace {
-
-std::string fixture(const std::string& name) { return std::string(PF_NCCL_TESTS_FIXTURES) + "/" + name; }
 
 TEST(ImportJson, ReadsNcclTestsLayout) {
   pf::RunReport r = pf::loadDocument(fixture("synthetic-nccl-tests-J.json"));

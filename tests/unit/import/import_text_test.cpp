@@ -13,12 +13,11 @@
 #include <sstream>
 #include <tuple>
 
+#include "fixture_path.hpp"
 #include "pf/import.hpp"
 #include "pf/sweep_row.hpp"
 
 namespace {
-
-std::string fixture(const std::string& name) { return std::string(PF_NCCL_TESTS_FIXTURES) + "/" + name; }
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

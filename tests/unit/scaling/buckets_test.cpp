@@ -7,7 +7,7 @@
 using namespace pf::scaling;
 
 namespace {
-ModelSpec spec() {
+ModelSpec modelSpec() {
   ModelSpec s;
   s.input = 64;
   s.width = 128;
@@ -18,7 +18,7 @@ ModelSpec spec() {
 }  // namespace
 
 TEST(Buckets, ReverseParameterOrderAndContiguous) {
-  Mlp m(spec());
+  Mlp m(modelSpec());
   // W1,W2 are 128x128 floats = 64 KiB each; a 70 KiB cap forces several buckets.
   auto buckets = makeBuckets(m.slots(), 70 * 1024);
   ASSERT_GE(buckets.size(), 3u);
@@ -45,14 +45,14 @@ TEST(Buckets, ReverseParameterOrderAndContiguous) {
 }
 
 TEST(Buckets, DefaultCapMakesOneBucketForSmallModel) {
-  Mlp m(spec());
+  Mlp m(modelSpec());
   auto buckets = makeBuckets(m.slots(), 25u << 20);
   ASSERT_EQ(buckets.size(), 1u);
   EXPECT_EQ(buckets[0].count, m.spec().paramCount());
 }
 
 TEST(Buckets, OversizedTensorGetsItsOwnBucket) {
-  Mlp m(spec());
+  Mlp m(modelSpec());
   auto buckets = makeBuckets(m.slots(), 1024);  // smaller than any weight matrix
   std::size_t total = 0;
   for (const auto& b : buckets) {

@@ -24,7 +24,7 @@ Json row(int ranks, int nodes, double stepUs, double computeUs, double exposedUs
               {"throughput_sps", {{"median", 4 * ranks / (stepUs * 1e-6)}, {"min", thrMin}, {"max", thrMax}}}};
 }
 
-TrainerSpec spec() {
+TrainerSpec trainerSpec() {
   TrainerSpec s;
   s.model = {256, 512, 4, 16, 1};
   return s;  // 25 MiB cap: one bucket of all 2.7 MB of gradients
@@ -40,7 +40,7 @@ TEST(ScalePlan, PredictsEachMeasuredSizeAtItsOwnAllocationWithABand) {
   base["throughput_sps"]["min"] = 0.9 * med;
   base["throughput_sps"]["max"] = 1.1 * med;
   const Json rows = Json::array({base, row(6, 3, 200000, 1000, 190000, 1, 1)});
-  const Json v = validatePrediction(rows, spec(), m);
+  const Json v = validatePrediction(rows, trainerSpec(), m);
   ASSERT_EQ(v["rows"].size(), 1u);
   const Json& r = v["rows"][0];
   EXPECT_EQ(r["allocation"], "3x2");  // from the row's `nodes`, not a flat count
@@ -49,11 +49,11 @@ TEST(ScalePlan, PredictsEachMeasuredSizeAtItsOwnAllocationWithABand) {
   EXPECT_LT(low, mid);
   EXPECT_LT(mid, high);
   // The band: communication by 5% (the inter-node fit), the rest by 10% (the base's spread).
-  const Json p = predictRows(base, spec(), m, {{3, 2}})[0];
+  const Json p = predictRows(base, trainerSpec(), m, {{3, 2}})[0];
   const double comm = p["comm_us"];
   EXPECT_NEAR(high - mid, 0.05 * comm + 0.1 * 1100, 1e-6 * mid);
   // E(N) is relative to the base row (2 ranks), as measured rows' efficiency is: 1 at the base's allocation.
-  EXPECT_NEAR(predictRows(base, spec(), m, {{1, 2}})[0]["efficiency"].get<double>(), 1.0, 1e-12);
+  EXPECT_NEAR(predictRows(base, trainerSpec(), m, {{1, 2}})[0]["efficiency"].get<double>(), 1.0, 1e-12);
 }
 
 TEST(ScalePlan, AddsPredictionsModelAndAdviceToTheResult) {
@@ -61,7 +61,7 @@ TEST(ScalePlan, AddsPredictionsModelAndAdviceToTheResult) {
   pf::Result r;
   r.status = pf::Status::kPass;
   const Json rows = Json::array({row(2, 1, 1300, 1000, 200, 1, 1), row(4, 2, 100000, 1000, 98000, 1, 1)});
-  addCapacityPlan(r, rows, spec(), m, {"8x4", "6"});
+  addCapacityPlan(r, rows, trainerSpec(), m, {"8x4", "6"});
   ASSERT_EQ(r.metrics["predictions"].size(), 2u);
   EXPECT_EQ(r.metrics["predictions"][0]["allocation"], "8x4");
   EXPECT_EQ(r.metrics["predictions"][1]["allocation"], "3x2");  // a plain 6 laid out 2 to a node, as measured
@@ -74,6 +74,6 @@ TEST(ScalePlan, SaysWhenAcrossNodesRestsOnTheIntraNodeFitAlone) {
   const FabricModel m = fabricModelFromLevels({level(1, 1e-4, 2, 1, 0.02)});
   pf::Result r;
   const Json rows = Json::array({row(1, 1, 1000, 1000, 0, 1, 1), row(2, 1, 1100, 1000, 50, 1, 1)});
-  addCapacityPlan(r, rows, spec(), m, {"4x2"});
+  addCapacityPlan(r, rows, trainerSpec(), m, {"4x2"});
   EXPECT_NE(r.message.find("no inter-node sweep"), std::string::npos) << r.message;
 }
