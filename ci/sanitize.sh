@@ -16,8 +16,8 @@ dir=${SAN_BUILD_DIR:-build-asan}
 # sanitizers' stack traces, file:line) halves it: 30.5 s -> 15.0 s for that file; the whole stage's time is in
 # docs/reliability.md. -O1 is what AddressSanitizer's own documentation suggests.
 # A unity build (CMake joins up to 16 sources of a target into one translation unit): the same code, instrumented
-# the same way, compiled in half the CPU time, because each group parses the shared headers (fmt, nlohmann/json,
-# CLI11, GoogleTest) once instead of once per file (docs/reliability.md, "The sanitizer stage's build"). The
+# the same way, in half the CPU time: each group parses the shared headers (fmt, nlohmann/json, CLI11, GoogleTest)
+# and generates their templates' code once, not once per file (docs/reliability.md, "The sanitizer stage's build"). The
 # normal stage keeps one file per unit, so a source that misses an include still fails there. Helpers in
 # anonymous namespaces must therefore have names of their own within a target: two `upper()`s in one group are
 # a redefinition here.
