@@ -42,8 +42,14 @@ TEST(DoctorXidMessages, TheNumberNamesTheCause) {
       {xid(154, "GPU recovery action changed from 0x0 (None) to 0x1 (GPU Reset Required)"), "cuda.xid-recovery-action"},
       {xid(74, "NVLink: fatal error detected on link 4(0x10000, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0)"), "p2p.nvlink-error"},
       {xid(45, "name=python, Ch 00000010"), "cuda.xid-cleanup-after-error"},
-      // An Xid the catalog does not classify still gets a pointer, at a low confidence.
-      {xid(8, "name=python, Ch 00000010"), "cuda.xid-unclassified"},
+      // Work that stopped answering: Xid 8 in the catalog's words, Xid 109 as the 595 open driver prints it.
+      {xid(8, "name=python, Ch 00000010"), "cuda.xid-gpu-stopped"},
+      {xid(109, "name=python, channel 0x0000000f, errorString CTX SWITCH TIMEOUT, Info 0x3c014"),
+       "cuda.xid-gpu-stopped"},
+      // An Xid no rule classifies still gets a pointer, at a low confidence.
+      {xid(32, "name=python, Channel ID 00000005 intr 00008000"), "cuda.xid-unclassified"},
+      // The number is read whole: 18 is not 8.
+      {xid(18, "name=python, Ch 00000010"), "cuda.xid-unclassified"},
       // The number is read whole: 113 is not 13.
       {xid(113, "name=python, Ch 00000010"), "cuda.xid-unclassified"},
       // Older drivers write the PCI address without "PCI:"; journalctl puts its own prefix before "NVRM".
