@@ -10,6 +10,7 @@
 #include <limits>
 #include <set>
 
+#include "pf/json_field.hpp"
 #include "pf/stats.hpp"
 
 namespace pf::check {
@@ -67,12 +68,11 @@ std::string pairName(const PairRow& r) { return r.host_a + "-" + r.host_b; }
 /// A pair's measurements as evidence, each entry sourced to the pair ("pair node1-node2").
 void addPairEvidence(std::vector<Evidence>& out, const PairRow& r) {
   const std::string src = "pair " + pairName(r);
-  auto opt = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
   out.push_back({"bandwidth " + r.host_a + "->" + r.host_b, r.bw_a_to_b_gbps, "GB/s", src});
   out.push_back({"bandwidth " + r.host_b + "->" + r.host_a, r.bw_b_to_a_gbps, "GB/s", src});
   out.push_back({"latency", r.lat_us, "us", src});
-  out.push_back({"expected bandwidth", opt(r.expected_gbps), "GB/s", src});
-  out.push_back({"bandwidth of expected", opt(r.pct_of_expected), "%", src});
+  out.push_back({"expected bandwidth", jsonOrNull(r.expected_gbps), "GB/s", src});
+  out.push_back({"bandwidth of expected", jsonOrNull(r.pct_of_expected), "%", src});
   if (!r.reason.empty()) out.push_back({"reason", r.reason, "", src});
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "pf/error.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf {
 
@@ -74,16 +75,15 @@ LauncherEnv detectLauncher(const Environment& env) {
 }
 
 Json toJson(const LauncherEnv& l) {
-  auto opt = [](const auto& v) { return v ? Json(*v) : Json(nullptr); };
   return Json{{"launcher", l.launcher},
               {"rank", l.rank},
               {"world_size", l.world_size},
               {"local_rank", l.local_rank},
               {"local_world_size", l.local_world_size},
-              {"node_rank", opt(l.node_rank)},
-              {"node_count", opt(l.node_count)},
-              {"master_addr", opt(l.master_addr)},
-              {"master_port", opt(l.master_port)},
+              {"node_rank", jsonOrNull(l.node_rank)},
+              {"node_count", jsonOrNull(l.node_count)},
+              {"master_addr", jsonOrNull(l.master_addr)},
+              {"master_port", jsonOrNull(l.master_port)},
               {"spawned", l.spawned}};
 }
 

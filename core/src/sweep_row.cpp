@@ -11,11 +11,6 @@ namespace pf {
 
 namespace {
 template <typename T>
-Json orNull(const std::optional<T>& v) {
-  return v ? Json(*v) : Json(nullptr);
-}
-
-template <typename T>
 void readOptional(const Json& j, const char* name, std::optional<T>& out) {
   if (j.contains(name) && !j.at(name).is_null()) out = j.at(name).get<T>();
 }
@@ -32,13 +27,13 @@ Json toJson(const SweepRow& r) {
          {"time_us", r.time_us},
          {"algbw_gbps", r.algbw_gbps},
          {"busbw_gbps", r.busbw_gbps},
-         {"wrong", orNull(r.wrong)},
-         {"iter_min_us", orNull(r.iter_min_us)},
-         {"iter_p50_us", orNull(r.iter_p50_us)},
-         {"iter_p99_us", orNull(r.iter_p99_us)},
-         {"iter_max_us", orNull(r.iter_max_us)},
-         {"rank_skew", orNull(r.rank_skew)},
-         {"slowest_rank", orNull(r.slowest_rank)}};
+         {"wrong", jsonOrNull(r.wrong)},
+         {"iter_min_us", jsonOrNull(r.iter_min_us)},
+         {"iter_p50_us", jsonOrNull(r.iter_p50_us)},
+         {"iter_p99_us", jsonOrNull(r.iter_p99_us)},
+         {"iter_max_us", jsonOrNull(r.iter_max_us)},
+         {"rank_skew", jsonOrNull(r.rank_skew)},
+         {"slowest_rank", jsonOrNull(r.slowest_rank)}};
   if (r.cycle) j["cycle"] = *r.cycle;  // only multi-cycle sweeps have it: one-pass documents stay as they were
   return j;
 }

@@ -9,6 +9,7 @@
 
 #include "cluster_spec.hpp"
 #include "pf/error.hpp"
+#include "pf/json_field.hpp"
 #include "pf/utf8.hpp"
 
 namespace pf::probes {
@@ -150,16 +151,15 @@ JobEnv detectJobEnv(const Environment& env) {
 }
 
 Json toJson(const JobEnv& j) {
-  auto opt = [](const auto& v) { return v ? Json(*v) : Json(nullptr); };
   return Json{{"launchers", j.launchers},
               {"rank", j.process.rank},
               {"world_size", j.process.world_size},
               {"local_rank", j.process.local_rank},
               {"local_world_size", j.process.local_world_size},
-              {"node_rank", opt(j.nodeRank)},
-              {"node_count", opt(j.nodeCount)},
-              {"master_addr", opt(j.masterAddr)},
-              {"master_port", opt(j.masterPort)},
+              {"node_rank", jsonOrNull(j.nodeRank)},
+              {"node_count", jsonOrNull(j.nodeCount)},
+              {"master_addr", jsonOrNull(j.masterAddr)},
+              {"master_port", jsonOrNull(j.masterPort)},
               {"hosts", j.hosts},
               {"sources", j.sources},
               {"notes", j.notes}};

@@ -27,7 +27,10 @@ void readField(const Json& j, const char* name, T& into, const char* what) {
   }
 }
 
-/// The value, or null when it was not measured.
-inline Json jsonOrNull(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+/// The value, or null when it was not measured (or not known).
+template <typename T>
+Json jsonOrNull(const std::optional<T>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
 
 }  // namespace pf

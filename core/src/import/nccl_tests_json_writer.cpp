@@ -10,6 +10,7 @@
 
 #include "pf/error.hpp"
 #include "pf/import.hpp"
+#include "pf/json_field.hpp"
 #include "pf/sweep_row.hpp"
 
 namespace pf {
@@ -32,10 +33,15 @@ Json half(const SweepRow* r) {
 }
 
 Json perIter(const SweepRow& r) {
-  auto v = [](const std::optional<double>& x) { return x ? Json(*x) : Json(nullptr); };
-  return Json{{"skipped_iterations", 0},    {"min_us", v(r.iter_min_us)}, {"max_us", v(r.iter_max_us)},
-              {"avg_us", nullptr},          {"p50_us", v(r.iter_p50_us)}, {"p95_us", nullptr},
-              {"p99_us", v(r.iter_p99_us)}, {"stdev_us", nullptr},        {"cv_pct", nullptr},
+  return Json{{"skipped_iterations", 0},
+              {"min_us", jsonOrNull(r.iter_min_us)},
+              {"max_us", jsonOrNull(r.iter_max_us)},
+              {"avg_us", nullptr},
+              {"p50_us", jsonOrNull(r.iter_p50_us)},
+              {"p95_us", nullptr},
+              {"p99_us", jsonOrNull(r.iter_p99_us)},
+              {"stdev_us", nullptr},
+              {"cv_pct", nullptr},
               {"times_us", nullptr}};
 }
 
