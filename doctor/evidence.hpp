@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,15 +36,15 @@ class LineEvidence {
   using Maker = void (*)(const void* ctx, Evidence& out);
   LineEvidence(const std::string& file, Maker make, const void* ctx) : file_(file), make_(make), ctx_(ctx) {}
   /// An evidence already built (tests).
-  explicit LineEvidence(const Evidence& ready) : file_(ready.file), built_(true), ev_(ready) {}
+  explicit LineEvidence(const Evidence& ready) : file_(ready.file), ev_(ready) {}
   const std::string& file() const { return file_; }
   const Evidence& get() {
-    if (!built_) {
-      make_(ctx_, ev_);
-      built_ = true;
+    if (!ev_) {
+      ev_.emplace();
+      make_(ctx_, *ev_);
     }
     used_ = true;
-    return ev_;
+    return *ev_;
   }
   /// Whether get() was called: the line's evidence may be kept somewhere.
   bool used() const { return used_; }
@@ -52,8 +53,10 @@ class LineEvidence {
   const std::string& file_;
   Maker make_ = nullptr;
   const void* ctx_ = nullptr;
-  bool built_ = false, used_ = false;
-  Evidence ev_;
+  bool used_ = false;
+  // Empty until get(): most lines never need one, and even an empty Evidence's strings cost their
+  // construction and destruction on every line.
+  std::optional<Evidence> ev_;
 };
 
 /// A finding reported beside the diagnoses (doctor.info's `flags`): what was seen, in words, and where.

@@ -81,6 +81,8 @@ std::string_view transportName(std::string_view via) {
 }  // namespace
 
 // The order is relied upon: feed() names taps by index (hasTap), and normalizer_test checks those indexes.
+constexpr std::string_view kIbUsing = "NET/IB : Using";
+
 const std::vector<std::string>& InfoExtractor::taps() {
   static const std::vector<std::string> t = {"NCCL version ",
                                              "cudaDriverVersion",
@@ -124,21 +126,11 @@ const std::vector<std::string>& InfoExtractor::taps() {
 
 void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
   // "... rank 3 nranks 8 cudaDev 3 ... commId 0x1a2b - Init COMPLETE": the words after rank/nranks/commId.
-  int rank = -1, nranks = 0;
-  std::string_view comm, prev;
-  std::size_t i = 0;
-  while (i < t.size()) {
-    while (i < t.size() && (t[i] == ' ' || t[i] == '\t')) ++i;
-    std::size_t j = i;
-    while (j < t.size() && t[j] != ' ' && t[j] != '\t') ++j;
-    if (j == i) break;
-    const std::string_view w = t.substr(i, j - i);
-    if (equals(prev, "rank")) rank = atoiView(w);
-    if (equals(prev, "nranks")) nranks = atoiView(w);
-    if (equals(prev, "commId")) comm = w;
-    prev = w;
-    i = j;
-  }
+  std::string_view rankWord, nranksWord;
+  wordsAfterRankAndNranks(t, rankWord, nranksWord);
+  const int rank = rankWord.data() ? atoiView(rankWord) : -1;
+  const int nranks = nranksWord.data() ? atoiView(nranksWord) : 0;
+  const std::string_view comm = wordAfterLast(t, "commId");
   if (rank < 0 || nranks <= 0) return;
   // Every rank of a communicator logs the same key: the last one's node is usually the one wanted.
   keyBuf_.clear();
@@ -168,6 +160,19 @@ void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
   Evidence e = ev.get();
   e.rank = rank;
   byRank.emplace(rank, std::move(e));
+}
+
+bool InfoExtractor::sameIbTextAsBefore(std::uint32_t who, std::string_view text) {
+  if (ibTextOf_.size() <= who) ibTextOf_.resize(std::size_t{who} + 1, UINT32_MAX);
+  std::uint32_t id = UINT32_MAX;
+  if (auto it = ibTextIds_.find(text); it != ibTextIds_.end())
+    id = it->second;
+  else if (ibTextIds_.size() < kMaxIbTexts && text.size() <= kMaxIbText)
+    id = ibTextIds_.emplace(std::string(text), static_cast<std::uint32_t>(ibTextIds_.size())).first->second;
+  // A text without an id (past the caps) is never "the same as before": the caller compares it in full.
+  const bool same = id != UINT32_MAX && ibTextOf_[who] == id;
+  ibTextOf_[who] = id;
+  return same;
 }
 
 void InfoExtractor::noteVersionSeen(std::string_view v, LineEvidence& ev) {
@@ -228,7 +233,8 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   const bool channelOrRing = ((tapMask >> 11) & 1u) != 0 || ((tapMask >> 12) & 1u) != 0;
   if (const std::size_t at = channelOrRing ? findInLine(t, " via ") : std::string_view::npos;
       at != std::string_view::npos && lineHolds(t, "->")) {
-    ProcessInfo& p = procs_.of(l, ev.file());
+    // The process is registered, but its state is read only for GDRDMA: most lines need nothing from it.
+    const std::uint32_t who = procs_.indexOf(l, ev.file());
     const std::string_view via = t.substr(at + 5);
     const std::string_view name = transportName(via);
     // A handful of names for millions of lines: a short list searched in place beats the map's compares.
@@ -239,10 +245,11 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
       ++it->lines;
     else
       transportCounts_.push_back({std::string(name), 1, ev.get()});
-    if (lineHolds(via, "GDRDMA")) p.gdrUsed = true;
+    if (lineHolds(via, "GDRDMA")) procs_.at(who).gdrUsed = true;
     return;
   }
-  ProcessInfo& p = procs_.of(l, ev.file());
+  const std::uint32_t who = procs_.indexOf(l, ev.file());
+  ProcessInfo& p = procs_.at(who);
   if (hasTap(1, "cudaDriverVersion")) {
     p.cudaDriver = atoiView(after(t, "cudaDriverVersion"));
   } else if (hasTap(2, "NET/Plugin")) {
@@ -261,10 +268,13 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
         facts_[fact::kVirtualInterfaceSelected].push_back(ev.get());
         break;
       }
-  } else if (hasTap(6, "NET/IB : Using")) {
-    std::string_view rest = after(t, "NET/IB : Using");
+  } else if (const std::size_t ib = (tapMask >> 6) & 1u ? findInLine(t, kIbUsing) : std::string_view::npos;
+             ib != std::string_view::npos) {
+    // hasTap(6, ...) and after() in one search.
+    const std::string_view rest = t.substr(ib + kIbUsing.size());
     // Printed again at every communicator init; only this branch sets these fields, so the same text for
     // the same process changes nothing (and parsing it allocates a dozen strings).
+    if (sameIbTextAsBefore(who, rest)) return;
     if (p.ibUsingText.size() == rest.size() && sameBytes(p.ibUsingText.data(), rest.data(), rest.size())) return;
     p.ibUsingText = rest;
     p.hcas = interfaceList(rest, true);

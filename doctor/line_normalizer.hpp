@@ -53,9 +53,13 @@ struct NormView {
 /// Normalises one line (without its trailing newline).
 NormLine normalizeLine(std::string_view raw);
 
+/// Whether `s` holds no escape byte and no byte >= 0x80: what normalizeView can read without copies.
+bool plainAscii(std::string_view s);
+
 /// The same as normalizeLine(raw).view(), without copies, for lines of printable ASCII only (no escapes, no
 /// bytes >= 0x80); false (and `out` unspecified) for any other line, which then needs normalizeLine.
-bool normalizeView(std::string_view raw, NormView& out);
+/// `knownPlain`: the caller found plainAscii() true for a text that holds the line (a whole block at once).
+bool normalizeView(std::string_view raw, NormView& out, bool knownPlain = false);
 
 /// `s` with every byte that is not part of a well-formed UTF-8 sequence replaced by U+FFFD, so log text can go
 /// into JSON (which must be UTF-8) whatever encoding the log was in.

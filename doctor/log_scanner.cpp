@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -100,6 +101,8 @@ void LogScanner::block(std::string_view text) {
   }
   scan_.clear();
   matcher_.scan(text, scan_);
+  // One pass over the block instead of one per line: nearly every block of a real log is plain ASCII.
+  blockPlain_ = plainAscii(text);
   // The lines of interest in text order, each line's rule hits and tap together.
   const auto& events = scan_.events;
   // Line numbers: newlines counted from the block's start, one pass in total.
@@ -120,9 +123,10 @@ void LogScanner::block(std::string_view text) {
       } else
         pats_.push_back(events[i].second);
     }
-    auto [b, e] = lineBounds(text, off);
-    line(text.substr(b, e - b), lineNo, inputBytes_ + off, tap, tapMask, pats_);
-    next = std::min(lineEnd(text, e, text.size()) + 1, text.size());
+    // The matcher found the line's end already; `off` is its start.
+    const std::size_t e = scan_.eventLineEnds[i - 1];
+    line(text.substr(off, e - off), lineNo, inputBytes_ + off, tap, tapMask, pats_);
+    next = std::min(e < text.size() && text[e] == '\n' ? e : lineEnd(text, e, text.size()), text.size() - 1) + 1;
   }
   if (info.wantsNextLine()) followLines(text, next, text.size());
   inputLines_ = lineNo - 1 + countNewlines(text.data() + counted, text.size() - counted);
@@ -142,16 +146,17 @@ void LogScanner::followLines(std::string_view text, std::size_t from, std::size_
 
 void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offset, bool tap, std::uint32_t tapMask,
                       const std::vector<int>& pats) {
-  NormLine owned;
+  std::optional<NormLine> owned;  // only for the few lines that need it (below)
   NormView view;
   // Most lines are read through views (no copies). A full, owned normalisation is needed for lines that must
   // be rewritten (escapes, non-ASCII bytes) and for possible watchdog lines, whose parser takes a NormLine.
-  const bool maybeWatchdog =
-      !pats.empty() && (lineHolds(raw, "collective operation timeout") || lineHolds(raw, "Timeout at NCCL work"));
-  const bool full = maybeWatchdog || !normalizeView(raw, view);
+  // Both watchdog phrases hold "imeout": one search rules both out on the lines (nearly all) that have neither.
+  const bool maybeWatchdog = !pats.empty() && lineHolds(raw, "imeout") &&
+                             (lineHolds(raw, "collective operation timeout") || lineHolds(raw, "Timeout at NCCL work"));
+  const bool full = maybeWatchdog || !normalizeView(raw, view, blockPlain_);
   if (full) {
     owned = normalizeLine(raw);
-    view = owned.view();
+    view = owned->view();
     // Stripping escapes can join a literal the raw line did not hold: the tap mask no longer applies.
     if (raw.find('\x1b') != std::string_view::npos) tapMask = ~std::uint32_t{0};
   }
@@ -166,7 +171,7 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
   const int rank = rankOfLine(view);
   maxRank = std::max(maxRank, rank);
   WatchdogEntry w;
-  if (full && parseWatchdog(owned, w)) {
+  if (full && parseWatchdog(*owned, w)) {
     w.evidence = le.get();
     // The in-memory pipeline listed a line under the first pattern that matched it.
     WatchKey wk{input_, *std::min_element(pats.begin(), pats.end()), offset};

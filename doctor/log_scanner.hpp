@@ -78,6 +78,7 @@ class LogScanner {
   std::vector<std::vector<int>> patternRules_;  // pattern -> rules whose groups hold it
   std::vector<std::size_t> ruleLines_, ruleStamp_;
   std::size_t lineSerial_ = 0;
+  bool blockPlain_ = false;  // the block being scanned is plainAscii(): its lines need no check of their own
   std::map<std::pair<std::string, std::size_t>, std::vector<int>> keptTapHits_;
   // Watchdog entries keyed by (input, first pattern that matched the line, offset): the original order.
   using WatchKey = std::tuple<std::size_t, int, std::size_t>;

@@ -14,6 +14,7 @@ void ScanResult::clear() {
   tapLines.clear();
   tapMasks.clear();
   events.clear();
+  eventLineEnds.clear();
 }
 
 bool lineMatches(const LinePattern& p, std::string_view line, const std::string* found) {
@@ -57,14 +58,14 @@ void Matcher::scan(std::string_view text, ScanResult& out) const {
   out.patternLines.resize(patterns_.size());
   hits_.clear();
   literals_.searchInto(text, hits_);
-  std::size_t lineBegin = 0, lineEnd = 0;
+  std::size_t lineBegin = 0, lineEnd = 0, textEnd = 0;
   bool haveLine = false;
   for (const auto& [lit, off] : hits_) {
     if (!haveLine || off < lineBegin || off >= lineEnd) {
-      std::tie(lineBegin, lineEnd) = lineBounds(text, off);
+      std::tie(lineBegin, textEnd) = lineBounds(text, off);
       haveLine = true;
       // lineEnd excludes the newline; an offset exactly there cannot be a hit start, so this stays correct.
-      if (lineEnd == lineBegin) lineEnd = lineBegin + 1;
+      lineEnd = textEnd == lineBegin ? lineBegin + 1 : textEnd;
     }
     const std::string_view line = text.substr(lineBegin, lineEnd - lineBegin);
     for (int c : consumers_[static_cast<std::size_t>(lit)]) {
@@ -73,6 +74,7 @@ void Matcher::scan(std::string_view text, ScanResult& out) const {
         const std::uint32_t bit = tap < 32 ? std::uint32_t{1} << tap : ~std::uint32_t{0};
         if (out.tapLines.empty() || out.tapLines.back() != lineBegin) {
           out.events.emplace_back(lineBegin, -static_cast<int>(out.tapLines.size()) - 1);
+          out.eventLineEnds.push_back(textEnd);
           out.tapLines.push_back(lineBegin);
           out.tapMasks.push_back(bit);
         } else {
@@ -86,6 +88,7 @@ void Matcher::scan(std::string_view text, ScanResult& out) const {
       if (lineMatches(*patterns_[static_cast<std::size_t>(c)], line, anchors_[static_cast<std::size_t>(c)])) {
         lines.push_back(lineBegin);
         out.events.emplace_back(lineBegin, c);
+        out.eventLineEnds.push_back(textEnd);
       }
     }
   }

@@ -29,6 +29,9 @@ struct ScanResult {
   /// The same lines in text order, as (line start, what): a pattern index (>= 0), or -(k + 1) for tapLines[k].
   /// A line's events are next to each other, in the order their literals occur in it.
   std::vector<std::pair<std::size_t, int>> events;
+  /// Per event, where its line ends (lineBounds' end: before the newline and a '\r'), so that the scanner
+  /// does not search for it again.
+  std::vector<std::size_t> eventLineEnds;
   void clear();
 };
 

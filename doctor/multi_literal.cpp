@@ -53,7 +53,7 @@ void MultiLiteral::compile() {
       const std::uint32_t h = hash(p + q - kBlock);
       shift_[h] = std::min<std::uint8_t>(shift_[h], static_cast<std::uint8_t>(m_ - q));
     }
-    hashes[id] = hash(p + m_ - kBlock);
+    hashes[id] = headHash(word(p));
     ++bucketStart_[hashes[id] + 1];
   }
   for (std::size_t h = 0; h < kTable; ++h) bucketStart_[h + 1] += bucketStart_[h];
@@ -106,10 +106,10 @@ void MultiLiteral::searchInto(std::string_view text, std::vector<std::pair<int, 
     for (std::size_t k = 0; k < kStreams; ++k) {
       for (std::uint32_t i = 0; i < count[k]; ++i) {
         const std::size_t start = seg + noted[first[k] + i];
-        const std::uint32_t h = hash(base + start + m_ - kBlock);
         // The window is m_ >= 8 bytes, so its first word is inside the text. All hits of one window come from
         // one bucket, whose candidates are in id order: hits at one offset come out in id order.
         const std::uint64_t head = word(base + start);
+        const std::uint32_t h = headHash(head);
         for (std::uint32_t c = bucketStart_[h]; c < bucketStart_[h + 1]; ++c) {
           const Candidate& cand = candidates_[c];
           if (cand.head != head) continue;

@@ -2,8 +2,11 @@
 // Copyright (c) 2026 The Preflight authors
 #include "process_table.hpp"
 
+#include <algorithm>
 #include <charconv>
-#include <functional>
+#include <cstring>
+
+#include "line_search.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -20,58 +23,118 @@ void nameInto(std::string_view host, long pid, int launcherRank, std::string& ou
   }
 }
 
-}  // namespace
-
-ProcessTable::Entry* ProcessTable::byHostPid(std::string_view host, long pid) {
-  const std::size_t hash =
-      std::hash<std::string_view>{}(host) ^ (static_cast<std::size_t>(pid) * 0x9E3779B97F4A7C15ull);
-  std::size_t mask = slots_.size() - 1, i = hash & mask;
-  for (; slots_[i].entry; i = (i + 1) & mask) {
-    const Slot& s = slots_[i];
-    if (s.hash == hash && s.pid == pid && s.sameHost(host)) return s.entry;
+// Host names are short: a word at a time, multiplied and folded, costs less than the library's hash call.
+std::uint64_t hostHash(std::string_view s) {
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+  for (std::size_t i = 0; i < s.size(); i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, std::min<std::size_t>(8, s.size() - i));
+    h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+    h ^= h >> 32;
   }
-  nameInto(host, pid, -1, nameBuf_);
-  Entry* entry = &*procs_.try_emplace(nameBuf_).first;
-  // A file named like "host:pid" may have created the entry for bare lines: it now has this host.
-  if (entry->second.host.empty()) entry->second.host = std::string(host);
-  if (entry->second.host != host) return entry;  // a host:pid the table cannot tell apart: not cached
-  Slot& slot = slots_[i];
-  slot = {hash, pid, entry, 0, {}};
-  if (host.size() <= kInlineHost) {
-    slot.hostLen = static_cast<std::uint8_t>(host.size());
-    std::memcpy(slot.host, host.data(), host.size());
-  }
-  if (++used_ * 2 > slots_.size()) {  // at most half full, so probe runs stay short
-    std::vector<Slot> old(slots_.size() * 2);
-    old.swap(slots_);
-    mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (!s.entry) continue;
-      std::size_t j = s.hash & mask;
-      while (slots_[j].entry) j = (j + 1) & mask;
-      slots_[j] = s;
-    }
-  }
-  return entry;
+  // MurmurHash3's 64-bit finaliser: host names differ in their last bytes, which the multiplications above
+  // carry only into the high bits, and the table is indexed by the low ones.
+  h ^= h >> 33;
+  h *= 0xC4CEB9FE1A85EC53ull;
+  h ^= h >> 33;
+  return h;
 }
 
-ProcessInfo& ProcessTable::of(const NormView& l, const std::string& file) {
-  if (last_ && !l.host.empty() && l.pid == lastPid_ && l.host == lastHost_) return *last_;
-  Entry* entry = nullptr;
-  if (!l.host.empty()) {
-    entry = byHostPid(l.host, l.pid);
-  } else {
-    nameInto(l.host, l.pid, l.launcherRank, nameBuf_);
-    if (nameBuf_.empty()) nameBuf_ = lastNamed_ ? *lastNamed_ : file;
-    entry = &*procs_.try_emplace(nameBuf_).first;
+std::size_t procHash(std::uint32_t host, std::uint32_t pidLow, std::uint32_t pidHigh) {
+  const std::uint64_t k = (std::uint64_t{host} << 32) ^ pidLow ^ (std::uint64_t{pidHigh} << 7);
+  return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 20);
+}
+
+}  // namespace
+
+std::uint32_t ProcessTable::hostId(std::string_view host) {
+  const std::uint64_t hash = hostHash(host);
+  const std::size_t mask = hostSlots_.size() - 1;
+  std::size_t i = hash & mask;
+  for (; hostSlots_[i].id != UINT32_MAX; i = (i + 1) & mask) {
+    const HostSlot& s = hostSlots_[i];
+    if (s.hash == hash &&
+        (s.len ? s.len == host.size() && sameBytes(s.host, host.data(), s.len) : hosts_[s.id] == host))
+      return s.id;
   }
-  // The owner of later bare lines ("NCCL version" printed by nccl-tests): the last named process.
-  if (!l.host.empty() || l.launcherRank >= 0) lastNamed_ = &entry->first;
-  ProcessInfo& p = entry->second;
-  last_ = l.host.empty() ? nullptr : &p;
-  lastHost_ = l.host;
-  lastPid_ = l.pid;
-  return p;
+  const auto id = static_cast<std::uint32_t>(hosts_.size());
+  hosts_.emplace_back(host);
+  HostSlot& slot = hostSlots_[i];
+  slot = {hash, id, 0, {}};
+  if (!host.empty() && host.size() <= kInlineHost) {
+    slot.len = static_cast<std::uint8_t>(host.size());
+    std::memcpy(slot.host, host.data(), host.size());
+  }
+  if (hosts_.size() * 2 > hostSlots_.size()) {
+    std::vector<HostSlot> old(hostSlots_.size() * 2);
+    old.swap(hostSlots_);
+    const std::size_t m = hostSlots_.size() - 1;
+    for (const HostSlot& s : old) {
+      if (s.id == UINT32_MAX) continue;
+      std::size_t j = s.hash & m;
+      while (hostSlots_[j].id != UINT32_MAX) j = (j + 1) & m;
+      hostSlots_[j] = s;
+    }
+  }
+  return id;
+}
+
+std::uint32_t ProcessTable::byName(const std::string& name) {
+  auto [it, inserted] = procs_.try_emplace(name);
+  Entry* entry = &*it;
+  if (!inserted) return index_.at(entry);
+  const auto index = static_cast<std::uint32_t>(entries_.size());
+  entries_.push_back(entry);
+  index_.emplace(entry, index);
+  return index;
+}
+
+std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint32_t hid) {
+  const auto upid = static_cast<unsigned long>(pid);
+  const auto pidLow = static_cast<std::uint32_t>(upid), pidHigh = static_cast<std::uint32_t>(upid >> 32);
+  std::size_t mask = procSlots_.size() - 1, i = procHash(hid, pidLow, pidHigh) & mask;
+  for (; procSlots_[i].host != UINT32_MAX; i = (i + 1) & mask) {
+    const ProcSlot& s = procSlots_[i];
+    if (s.host == hid && s.pidLow == pidLow && s.pidHigh == pidHigh) return s.index;
+  }
+  nameInto(host, pid, -1, nameBuf_);
+  const std::uint32_t index = byName(nameBuf_);
+  ProcessInfo& p = at(index);
+  // A file named like "host:pid" may have created the entry for bare lines: it now has this host.
+  if (p.host.empty()) p.host = std::string(host);
+  if (p.host != host) return index;  // a host:pid the table cannot tell apart: not cached
+  procSlots_[i] = {hid, pidLow, pidHigh, index};
+  if (++procsUsed_ * 2 > procSlots_.size()) {
+    std::vector<ProcSlot> old(procSlots_.size() * 2);
+    old.swap(procSlots_);
+    mask = procSlots_.size() - 1;
+    for (const ProcSlot& s : old) {
+      if (s.host == UINT32_MAX) continue;
+      std::size_t j = procHash(s.host, s.pidLow, s.pidHigh) & mask;
+      while (procSlots_[j].host != UINT32_MAX) j = (j + 1) & mask;
+      procSlots_[j] = s;
+    }
+  }
+  return index;
+}
+
+std::uint32_t ProcessTable::indexOf(const NormView& l, const std::string& file) {
+  if (!l.host.empty()) {
+    if (last_ != UINT32_MAX && l.pid == lastPid_ && hosts_[lastHost_] == l.host) return last_;
+    const std::uint32_t hid = hostId(l.host), index = byHostPid(l.host, l.pid, hid);
+    // The owner of later bare lines ("NCCL version" printed by nccl-tests): the last named process.
+    lastNamed_ = &entries_[index]->first;
+    last_ = index;
+    lastHost_ = hid;
+    lastPid_ = l.pid;
+    return index;
+  }
+  nameInto(l.host, l.pid, l.launcherRank, nameBuf_);
+  if (nameBuf_.empty()) nameBuf_ = lastNamed_ ? *lastNamed_ : file;
+  const std::uint32_t index = byName(nameBuf_);
+  if (l.launcherRank >= 0) lastNamed_ = &entries_[index]->first;
+  last_ = UINT32_MAX;
+  return index;
 }
 
 }  // namespace pf::doctor

@@ -6,6 +6,9 @@
 
 #include <random>
 #include <string>
+#include <vector>
+
+#include "line_words.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -36,6 +39,44 @@ TEST(DoctorLineSearch, ComparesBytesAndPrefixesExactly) {
   EXPECT_FALSE(holdsAt("stdout F", 0, "stdout F "));  // one byte short
   EXPECT_FALSE(holdsAt("abc", 4, ""));                // past the end
   EXPECT_TRUE(holdsAt("abc", 3, ""));
+}
+
+// wordAfterLast and wordsAfterRankAndNranks answer what walking every word does (the word after the last
+// whole-word key that has one), on random lines of keys, near-keys ("nranks", "ranks"), numbers and blanks.
+TEST(DoctorLineWords, WordsAfterKeysAgreeWithAWordWalk) {
+  auto walk = [](std::string_view s, std::string_view key) {
+    std::string_view prev, found;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+      std::size_t j = i;
+      while (j < s.size() && s[j] != ' ' && s[j] != '\t') ++j;
+      if (j == i) break;
+      const std::string_view w = s.substr(i, j - i);
+      if (prev == key) found = w;
+      prev = w;
+      i = j;
+    }
+    return found;
+  };
+  std::mt19937 rng(5);
+  const std::vector<std::string> pieces = {"rank", "nranks", "ranks", "rank3", "commId", "0x1f", "7", " ", "\t", "  "};
+  for (int round = 0; round < 20000; ++round) {
+    std::string line;
+    for (int k = rng() % 12; k > 0; --k) line += pieces[rng() % pieces.size()] + (rng() % 3 ? " " : "");
+    for (std::string_view key : {"rank", "nranks", "commId"}) {
+      const std::string_view got = wordAfterLast(line, key), want = walk(line, key);
+      ASSERT_EQ(got, want) << "line \"" << line << "\" key " << key;
+      ASSERT_EQ(got.data() == nullptr, want.empty()) << "line \"" << line << "\" key " << key;
+    }
+    std::string_view rank, nranks;
+    wordsAfterRankAndNranks(line, rank, nranks);
+    ASSERT_EQ(rank, walk(line, "rank")) << "line \"" << line << "\"";
+    ASSERT_EQ(nranks, walk(line, "nranks")) << "line \"" << line << "\"";
+  }
+  EXPECT_EQ(wordAfterLast("comm 0x1 rank 3 nranks 8 commId 0xab - Init COMPLETE", "rank"), "3");
+  EXPECT_EQ(wordAfterLast("comm 0x1 rank 3 nranks 8", "nranks"), "8");
+  EXPECT_EQ(wordAfterLast("rank", "rank").data(), nullptr);
 }
 
 }  // namespace

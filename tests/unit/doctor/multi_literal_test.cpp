@@ -128,6 +128,17 @@ TEST(DoctorMatcher, EventsListPatternAndTapLinesInTextOrder) {
   EXPECT_EQ(out.events, (std::vector<std::pair<std::size_t, int>>{{0, -1}, {54, 0}, {54, -2}, {90, 0}}));
   EXPECT_EQ(out.tapLines, (std::vector<std::size_t>{0, 54}));
   EXPECT_EQ(out.tapMasks, (std::vector<std::uint32_t>{3u, 1u}));
+  // Each event carries its line's end (before the newline), which the scanner uses instead of searching again.
+  EXPECT_EQ(out.eventLineEnds, (std::vector<std::size_t>{33, 89, 89, 107}));
+}
+
+// The same lines' ends with a '\r' before the newline and a last line without one.
+TEST(DoctorMatcher, EventLineEndsStopBeforeCarriageReturnAndAtTheEnd) {
+  Matcher m(Catalog{}, {"NCCL INFO Channel"});
+  ScanResult out;
+  m.scan("NCCL INFO Channel 1\r\nNCCL INFO Channel 2", out);
+  EXPECT_EQ(out.events, (std::vector<std::pair<std::size_t, int>>{{0, -1}, {21, -2}}));
+  EXPECT_EQ(out.eventLineEnds, (std::vector<std::size_t>{19, 40}));
 }
 
 }  // namespace
