@@ -4,6 +4,8 @@
 // The INFO summary as JSON (the "doctor.info" result's metrics and rows; docs/result-schema.md).
 #include "info_extractor.hpp"
 
+#include <utility>
+
 namespace pf::doctor {
 namespace {
 Json orNull(const std::string& s) { return s.empty() ? Json() : Json(s); }
@@ -29,7 +31,7 @@ Json InfoExtractor::toJson() const {
     q["ib_no_device"] = p.ibNoDevice;
     q["relaxed_ordering"] = p.relaxedOrdering;
     q["gdr"] = !p.gdrDisabledHcas.empty() ? Json("disabled") : p.gdrUsed ? Json("enabled") : Json();
-    procs.push_back(q);
+    procs.push_back(std::move(q));
     if (!p.ncclVersion.empty()) versions.insert(p.ncclVersion);
     if (!p.network.empty()) networks.insert(p.network);
   }
@@ -47,7 +49,7 @@ Json InfoExtractor::toJson() const {
                      {"ranks_completed", c.completed.size()}});
   }
   j["communicators"] = comms;
-  j["processes"] = procs;
+  j["processes"] = std::move(procs);
   Json flags = Json::array();
   for (const auto& f : flags_)
     flags.push_back({{"id", f.id}, {"message", f.message}, {"evidence", f.evidence.toJson()}});

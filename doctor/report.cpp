@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <utility>
+
 #include "line_normalizer.hpp"
 
 namespace pf::doctor {
@@ -61,9 +63,10 @@ std::vector<Result> toResults(const Analysis& a) {
                   {"input_lines", a.lines},
                   {"processes", a.info.processes().size()},
                   {"channels", ij["channels"]}};
-  info.rows = ij["processes"];
+  // Moved, not copied: a job of thousands of processes has as many rows.
+  info.rows = std::move(ij["processes"]);
   ij.erase("processes");
-  info.params = ij;
+  info.params = std::move(ij);
   out.push_back(std::move(info));
   Result ranks;
   ranks.key = "doctor.ranks";
