@@ -2,9 +2,9 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The INFO summary as JSON (the "doctor.info" result's metrics and rows; docs/result-schema.md).
-#include "info_extractor.hpp"
-
 #include <utility>
+
+#include "info_extractor.hpp"
 
 namespace pf::doctor {
 namespace {
