@@ -8,6 +8,8 @@
 # buffers, start-up.
 # Usage: bench/run_sweep_vs_bare_process.sh [RUNS=7] [NP=2] [extra mpirun args...]
 # Set SWEEP_LAUNCH=local to start the sweep with --local-ranks NP (its own relaunch) instead of the same mpirun.
+# SWEEP_ARGS adds options to both sweeps, to bisect a difference (e.g. SWEEP_ARGS="-I 0 -c 0": no per-iteration
+# loop, no check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -32,8 +34,10 @@ run_bare() {
 }
 run_sweep() {
   # -f 2 covers 8 B-16 KiB, -f 16 1 and 16 MiB; the table's out-of-place time is the comparable figure.
-  local s=("$pf" sweep all_reduce -b 8 -e 16K -f 2 -n "$iters_small" -w 100 --json "$tmp/sweep-s.$1.json")
-  local l=("$pf" sweep all_reduce -b 1M -e 16M -f 16 -n "$iters_large" -w 5 --json "$tmp/sweep-l.$1.json")
+  local extra
+  read -r -a extra <<<"${SWEEP_ARGS:-}"
+  local s=("$pf" sweep all_reduce -b 8 -e 16K -f 2 -n "$iters_small" -w 100 "${extra[@]}" --json "$tmp/sweep-s.$1.json")
+  local l=("$pf" sweep all_reduce -b 1M -e 16M -f 16 -n "$iters_large" -w 5 "${extra[@]}" --json "$tmp/sweep-l.$1.json")
   if [[ ${SWEEP_LAUNCH:-mpirun} == local ]]; then
     "${s[@]}" --local-ranks "$np" >/dev/null && "${l[@]}" --local-ranks "$np" >/dev/null
   else "${launch[@]}" "${s[@]}" >/dev/null && "${launch[@]}" "${l[@]}" >/dev/null; fi
