@@ -59,6 +59,7 @@ std::size_t countNewlines(const char* p, std::size_t n) {
 
 // Where the line that starts at `from` ends (its newline, or `to`).
 std::size_t lineEnd(std::string_view text, std::size_t from, std::size_t to) {
+  if (from < to && text[from] == '\n') return from;  // the usual case after a line: no library call
   const void* nl = std::memchr(text.data() + from, '\n', to - from);
   return nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - text.data()) : to;
 }
@@ -126,7 +127,7 @@ void LogScanner::block(std::string_view text) {
     // The matcher found the line's end already; `off` is its start.
     const std::size_t e = scan_.eventLineEnds[i - 1];
     line(text.substr(off, e - off), lineNo, inputBytes_ + off, tap, tapMask, pats_);
-    next = std::min(e < text.size() && text[e] == '\n' ? e : lineEnd(text, e, text.size()), text.size() - 1) + 1;
+    next = std::min(lineEnd(text, e, text.size()) + 1, text.size());
   }
   if (info.wantsNextLine()) followLines(text, next, text.size());
   inputLines_ = lineNo - 1 + countNewlines(text.data() + counted, text.size() - counted);

@@ -45,6 +45,22 @@ std::size_t procHash(std::uint32_t host, std::uint32_t pidLow, std::uint32_t pid
   return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 20);
 }
 
+// Doubles an open-addressing table once it is more than half full, so that probe runs stay short; `empty` and
+// `hash` tell a slot's state and place.
+template <class Slot, class Empty, class Hash>
+void growIfHalfFull(std::vector<Slot>& slots, std::size_t used, Empty empty, Hash hash) {
+  if (used * 2 <= slots.size()) return;
+  std::vector<Slot> old(slots.size() * 2);
+  old.swap(slots);
+  const std::size_t mask = slots.size() - 1;
+  for (const Slot& s : old) {
+    if (empty(s)) continue;
+    std::size_t j = hash(s) & mask;
+    while (!empty(slots[j])) j = (j + 1) & mask;
+    slots[j] = s;
+  }
+}
+
 }  // namespace
 
 std::uint32_t ProcessTable::hostId(std::string_view host) {
@@ -65,17 +81,9 @@ std::uint32_t ProcessTable::hostId(std::string_view host) {
     slot.len = static_cast<std::uint8_t>(host.size());
     std::memcpy(slot.host, host.data(), host.size());
   }
-  if (hosts_.size() * 2 > hostSlots_.size()) {
-    std::vector<HostSlot> old(hostSlots_.size() * 2);
-    old.swap(hostSlots_);
-    const std::size_t m = hostSlots_.size() - 1;
-    for (const HostSlot& s : old) {
-      if (s.id == UINT32_MAX) continue;
-      std::size_t j = s.hash & m;
-      while (hostSlots_[j].id != UINT32_MAX) j = (j + 1) & m;
-      hostSlots_[j] = s;
-    }
-  }
+  growIfHalfFull(
+      hostSlots_, hosts_.size(), [](const HostSlot& s) { return s.id == UINT32_MAX; },
+      [](const HostSlot& s) { return s.hash; });
   return id;
 }
 
@@ -92,7 +100,8 @@ std::uint32_t ProcessTable::byName(const std::string& name) {
 std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint32_t hid) {
   const auto upid = static_cast<unsigned long>(pid);
   const auto pidLow = static_cast<std::uint32_t>(upid), pidHigh = static_cast<std::uint32_t>(upid >> 32);
-  std::size_t mask = procSlots_.size() - 1, i = procHash(hid, pidLow, pidHigh) & mask;
+  const std::size_t mask = procSlots_.size() - 1;
+  std::size_t i = procHash(hid, pidLow, pidHigh) & mask;
   for (; procSlots_[i].host != UINT32_MAX; i = (i + 1) & mask) {
     const ProcSlot& s = procSlots_[i];
     if (s.host == hid && s.pidLow == pidLow && s.pidHigh == pidHigh) return s.index;
@@ -104,17 +113,9 @@ std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint
   if (p.host.empty()) p.host = std::string(host);
   if (p.host != host) return index;  // a host:pid the table cannot tell apart: not cached
   procSlots_[i] = {hid, pidLow, pidHigh, index};
-  if (++procsUsed_ * 2 > procSlots_.size()) {
-    std::vector<ProcSlot> old(procSlots_.size() * 2);
-    old.swap(procSlots_);
-    mask = procSlots_.size() - 1;
-    for (const ProcSlot& s : old) {
-      if (s.host == UINT32_MAX) continue;
-      std::size_t j = procHash(s.host, s.pidLow, s.pidHigh) & mask;
-      while (procSlots_[j].host != UINT32_MAX) j = (j + 1) & mask;
-      procSlots_[j] = s;
-    }
-  }
+  growIfHalfFull(
+      procSlots_, ++procsUsed_, [](const ProcSlot& s) { return s.host == UINT32_MAX; },
+      [](const ProcSlot& s) { return procHash(s.host, s.pidLow, s.pidHigh); });
   return index;
 }
 
