@@ -46,7 +46,7 @@ DoctorInfo doctorInfoFromResult(const Result& r) {
     for (const Json& f : p.at("flags"))
       if (f.is_object() && f.contains("message") && f.at("message").is_string())
         d.flags.push_back(f.at("message").get<std::string>());
-  for (const Json& row : r.rows) d.processes.push_back(row);
+  if (r.rows.is_array()) d.processes = r.rows.get_ref<const Json::array_t&>();
   return d;
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,9 @@ struct DoctorInfo {
   Json transports = Json::object();  ///< transport name -> connections seen ("P2P/IPC": 12)
   std::optional<int> channels;
   std::vector<std::string> flags;  ///< messages of the INFO-level warnings (e.g. GDR disabled)
-  std::vector<Json> processes;     ///< one object per process: host, versions, interfaces, HCAs
+  /// One object per process (host, versions, interfaces, HCAs): a view of the result's rows, not a copy (a
+  /// 4,096-rank log has 4,096 of them), so valid only while the Result it was read from lives.
+  std::span<const Json> processes;
 };
 
 /// One line a log pointed at: where it is, and the host, rank and time it names.
