@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pf/json_field.hpp"
 #include "pf/result.hpp"
 
 namespace pf::doctor {
@@ -74,7 +75,7 @@ inline Json Evidence::toJson() const {
   j["file"] = file;
   j["line"] = line;
   j["text"] = text;
-  j["host"] = host.empty() ? Json() : Json(host);
+  j["host"] = jsonOrNull(host);
   j["rank"] = rank < 0 ? Json() : Json(rank);
   if (!timestamp.empty()) j["timestamp"] = timestamp;
   return j;

@@ -5,12 +5,9 @@
 #include <utility>
 
 #include "info_extractor.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf::doctor {
-namespace {
-Json orNull(const std::string& s) { return s.empty() ? Json() : Json(s); }
-}  // namespace
-
 Json InfoExtractor::toJson() const {
   Json j = Json::object();
   Json procs = Json::array();
@@ -18,15 +15,15 @@ Json InfoExtractor::toJson() const {
   for (const auto& [who, p] : procs_.all()) {
     Json q = Json::object();
     q["process"] = who;
-    q["host"] = orNull(p.host);
-    q["nccl_version"] = orNull(p.ncclVersion);
-    q["cuda_version"] = orNull(p.cudaVersion);
+    q["host"] = jsonOrNull(p.host);
+    q["nccl_version"] = jsonOrNull(p.ncclVersion);
+    q["cuda_version"] = jsonOrNull(p.cudaVersion);
     q["cuda_driver_version"] = p.cudaDriver < 0 ? Json() : Json(p.cudaDriver);
-    q["net_plugin"] = orNull(p.netPlugin);
-    q["network"] = orNull(p.network);
+    q["net_plugin"] = jsonOrNull(p.netPlugin);
+    q["network"] = jsonOrNull(p.network);
     q["bootstrap_interfaces"] = p.bootstrapIfs;
     q["socket_interfaces"] = p.socketIfs;
-    q["oob_interface"] = orNull(p.oobIf);
+    q["oob_interface"] = jsonOrNull(p.oobIf);
     q["hcas"] = p.hcas;
     q["ib_no_device"] = p.ibNoDevice;
     q["relaxed_ordering"] = p.relaxedOrdering;

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "info_extractor.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -147,7 +148,7 @@ Json RankReport::toJson() const {
   for (const auto& w : watchdog) {
     wd.push_back({{"rank", w.rank < 0 ? Json() : Json(w.rank)},
                   {"seq", w.seq < 0 ? Json() : Json(w.seq)},
-                  {"op", w.op.empty() ? Json() : Json(w.op)},
+                  {"op", jsonOrNull(w.op)},
                   {"timeout_ms", w.timeoutMs < 0 ? Json() : Json(w.timeoutMs)},
                   {"ran_for_ms", w.ranForMs < 0 ? Json() : Json(w.ranForMs)},
                   {"evidence", w.evidence.toJson()}});

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "line_normalizer.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf::doctor {
 
@@ -29,11 +30,11 @@ std::vector<Result> toResults(const Analysis& a) {
                 {"explanation", d.rule->explanation},
                 {"commands", d.rule->commands},
                 {"links", d.rule->links},
-                {"probe", d.rule->probe.empty() ? Json() : Json(d.rule->probe)},
+                {"probe", jsonOrNull(d.rule->probe)},
                 {"captures", d.captures},
                 {"hosts", d.hosts},
                 {"ranks", d.ranks},
-                {"confirm", d.confirm.empty() ? Json() : Json(d.confirm)}};
+                {"confirm", jsonOrNull(d.confirm)}};
     if (!d.confirm.empty()) {
       r.params["confirm_detail"] = d.confirmDetail;
       r.params["confirm_measured"] = d.confirmMeasured;

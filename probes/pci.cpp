@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "pf/json_field.hpp"
 #include "probe_util.hpp"
 
 namespace pf::probes {
@@ -138,7 +139,7 @@ std::string hexId(unsigned v, int width) { return fmt::format("0x{:0{}x}", v, wi
 
 Json toJson(const PciFunction& f) {
   Json j{{"bdf", f.bdf}, {"vendor", hexId(f.vendor)}, {"device", hexId(f.device)}, {"class", hexId(f.classCode, 6)}};
-  j["driver"] = f.driver.empty() ? Json() : Json(f.driver);
+  j["driver"] = jsonOrNull(f.driver);
   j["numa_node"] = f.numaNode >= 0 ? Json(f.numaNode) : Json();
   if (!f.curLinkSpeed.empty()) {
     j["pcie_gen"] = pcieGeneration(f.curLinkSpeed);

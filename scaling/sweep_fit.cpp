@@ -9,6 +9,7 @@
 
 #include "buckets.hpp"
 #include "pf/error.hpp"
+#include "pf/json_field.hpp"
 #include "pf/sweep_row.hpp"
 
 namespace pf::scaling {
@@ -210,7 +211,7 @@ Json modelToJson(const FabricModel& m) {
                        {"host", n.host},
                        {"hosts", n.hosts},
                        {"source", n.source},
-                       {"probe_warning", n.caveat.empty() ? Json() : Json(n.caveat)}};
+                       {"probe_warning", jsonOrNull(n.caveat)}};
     if (m.inSwitch)
       out["in_switch"] = Json{
           {"nvls", m.inSwitch->nvls},       {"nvls_evidence", m.inSwitch->nvlsWhy},

@@ -18,6 +18,7 @@
 #include "host/host_limits.hpp"
 #include "ib/ib_devices.hpp"
 #include "nccl/nccl_library.hpp"
+#include "pf/json_field.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 #include "rdma_library.hpp"
@@ -73,7 +74,7 @@ void checkPlugin(const SystemView& sys, Result& r, Findings& f) {
       if (onPath.empty() && std::find(dirs.begin(), dirs.end(), dir) != dirs.end()) onPath = p;
     }
   NetPluginLookup lookup = findNetPlugin(sys, sys.env().get("NCCL_NET_PLUGIN"));
-  r.params["aws_ofi_nccl"] = installed.empty() ? Json() : Json(installed);
+  r.params["aws_ofi_nccl"] = jsonOrNull(installed);
   addEvidence(r, "aws-ofi-nccl plugin", installed.empty() ? "not installed" : installed,
               "/opt/amazon/ofi-nccl/lib, /opt/aws-ofi-nccl/lib");
   if (lookup.disabled) {
@@ -187,7 +188,7 @@ class EfaProbe final : public Probe {
             "set FI_PROVIDER=efa (or unset it)");
 
     const std::string inst = installerVersion(sys);
-    r.params["installer_version"] = inst.empty() ? Json() : Json(inst);
+    r.params["installer_version"] = jsonOrNull(inst);
     addEvidence(r, "EFA installer", inst.empty() ? "not installed" : inst, "/opt/amazon/efa_installed_packages");
     if (inst.empty())
       f.add(Status::kWarn, "the EFA installer is not installed: libfabric's efa provider may be missing or old",

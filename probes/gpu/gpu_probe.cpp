@@ -13,6 +13,7 @@
 #include "gpu/gpu_sysfs.hpp"
 #include "gpu_runtime.hpp"
 #include "ib/ib_devices.hpp"
+#include "pf/json_field.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 
@@ -157,7 +158,7 @@ class GpuProbe final : public Probe {
     r.params["model"] =
         models.size() == 1 ? Json(models.begin()->first) : Json(fmt::format("{}", fmt::join(modelList, ", ")));
     std::string drv = mod.version.empty() && rt ? rt->nvmlDriverVersion : mod.version;
-    r.params["driver_version"] = drv.empty() ? Json() : Json(drv);
+    r.params["driver_version"] = jsonOrNull(drv);
     r.params["cuda_driver_version"] = rt && rt->driverVersion ? Json(cudaVersion(rt->driverVersion)) : Json();
     r.params["cuda_runtime_version"] = rt && rt->runtimeVersion ? Json(cudaVersion(rt->runtimeVersion)) : Json();
     r.params["open_kernel_module"] = mod.open;

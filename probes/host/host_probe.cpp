@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "host/host_limits.hpp"
+#include "pf/json_field.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 
@@ -43,7 +44,7 @@ void readCpu(const SystemView& sys, Result& r) {
       if (k == "physical id") sockets.insert(v);
     }
   }
-  r.params["cpu_model"] = model.empty() ? Json() : Json(model);
+  r.params["cpu_model"] = jsonOrNull(model);
   r.metrics["cpu_logical"] = logical;
   // Sockets from the kernel's CPU topology when present (every architecture has it; /proc/cpuinfo's
   // "physical id" is x86-only), else from cpuinfo.

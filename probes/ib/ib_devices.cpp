@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "pf/json_field.hpp"
 #include "probe_util.hpp"
 
 namespace pf::probes {
@@ -153,12 +154,12 @@ Json portRow(const IbDevice& d, const IbPort& p) {
               {"link_layer", p.linkLayer},
               {"lid", p.linkLayer == "InfiniBand" ? Json(p.lid) : Json()},
               {"active_mtu", p.activeMtu ? Json(*p.activeMtu) : Json()},
-              {"netdev", p.netdev.empty() ? Json() : Json(p.netdev)},
+              {"netdev", jsonOrNull(p.netdev)},
               {"is_vf", d.pci && isVirtualFunction(*d.pci)},
               {"pci", d.pci ? Json(d.pci->bdf) : Json()},
               {"numa_node", d.pci && d.pci->numaNode >= 0 ? Json(d.pci->numaNode) : Json()},
               {"fw_ver", d.fwVer},
-              {"uverbs", d.uverbs.empty() ? Json() : Json(d.uverbs)},
+              {"uverbs", jsonOrNull(d.uverbs)},
               {"gids", gids}};
 }
 

@@ -12,6 +12,7 @@
 #include "nccl/nccl_conf.hpp"
 #include "nccl/nccl_env_table.hpp"
 #include "nccl/nccl_library.hpp"
+#include "pf/json_field.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 
@@ -86,8 +87,8 @@ void checkAgainstNode(const SystemView& sys, const NcclSettings& s, const NcclLi
 
 void checkPlugin(const SystemView& sys, const NcclSettings& s, Result& r, Findings& f) {
   NetPluginLookup p = findNetPlugin(sys, s.get("NCCL_NET_PLUGIN"));
-  r.params["net_plugin"] = p.disabled ? Json("none (disabled)") : p.loaded.empty() ? Json() : Json(p.loaded);
-  r.params["collnet_plugin"] = p.collNet.empty() ? Json() : Json(p.collNet);  // capacity model: CollNet possible
+  r.params["net_plugin"] = p.disabled ? Json("none (disabled)") : jsonOrNull(p.loaded);
+  r.params["collnet_plugin"] = jsonOrNull(p.collNet);  // capacity model: CollNet possible
   addEvidence(r, "net plugin", r.params["net_plugin"],
               p.disabled ? "NCCL_NET_PLUGIN=none"
                          : fmt::format("tried {}{}", fmt::join(p.candidates, ", "),
@@ -127,7 +128,7 @@ class NcclProbe final : public Probe {
     addEvidence(r, "configuration files", s.filesRead, "NCCL_CONF_FILE or ~/.nccl.conf, then /etc/nccl.conf");
     NcclLibrary lib = findNcclLibrary(sys);
     r.metrics["version_code"] = lib.versionCode > 0 ? Json(lib.versionCode) : Json();
-    r.params["library"] = lib.path.empty() ? Json() : Json(lib.path);
+    r.params["library"] = jsonOrNull(lib.path);
     addEvidence(r, "NCCL version", lib.found ? Json(lib.version) : Json(), lib.found ? lib.path : lib.lookedFor);
     checkNames(s, f);
     checkAgainstNode(sys, s, lib, f);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <sstream>
 
+#include "pf/json_field.hpp"
 #include "probe_util.hpp"
 
 namespace pf::probes {
@@ -242,9 +243,9 @@ Json toJson(const NetInterface& i) {
               {"mac", i.mac},
               {"type", i.type},
               {"speed_mbps", i.speedMbps ? Json(*i.speedMbps) : Json()},
-              {"driver", i.driver.empty() ? Json() : Json(i.driver)},
+              {"driver", jsonOrNull(i.driver)},
               {"virtual", i.isVirtual},
-              {"virtual_kind", i.virtualKind.empty() ? Json() : Json(i.virtualKind)},
+              {"virtual_kind", jsonOrNull(i.virtualKind)},
               {"addresses", addrs}};
 }
 

@@ -13,6 +13,7 @@
 
 #include "ib/ib_devices.hpp"
 #include "nccl/nccl_conf.hpp"
+#include "pf/json_field.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 
@@ -72,7 +73,7 @@ class SriovProbe final : public Probe {
     addEvidence(r, "SR-IOV physical functions", pfs, "/sys/bus/pci/devices/*/sriov_totalvfs");
     addEvidence(r, "virtual functions", vfs, "/sys/bus/pci/devices/*/physfn, VF device ids");
     addEvidence(r, "hypervisor", hv.empty() ? "none detected" : hv, "/sys/class/dmi/id/sys_vendor, /sys/bus/vmbus");
-    r.params["hypervisor"] = hv.empty() ? Json() : Json(hv);
+    r.params["hypervisor"] = jsonOrNull(hv);
     r.metrics["pf_count"] = pfs;
     r.metrics["vf_count"] = vfs;
     r.metrics["ib_vf_count"] = ibVfs;

@@ -10,6 +10,7 @@
 
 #include "gpu/gpu_sysfs.hpp"
 #include "ib/ib_devices.hpp"
+#include "pf/json_field.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 
@@ -53,7 +54,7 @@ class TopoProbe final : public Probe {
       r.rows.push_back({{"gpu", g.pci.bdf},
                         {"model", g.model},
                         {"numa_node", g.pci.numaNode >= 0 ? Json(g.pci.numaNode) : Json()},
-                        {"local_cpus", g.pci.localCpus.empty() ? Json() : Json(g.pci.localCpus)},
+                        {"local_cpus", jsonOrNull(g.pci.localCpus)},
                         {"nearest_nics", nearest},
                         {"path", pciPathName(best)},
                         {"path_description", pciPathDescription(best)}});

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <optional>
+#include <string>
 
 #include "pf/error.hpp"
 #include "pf/result.hpp"
@@ -32,5 +33,8 @@ template <typename T>
 Json jsonOrNull(const std::optional<T>& v) {
   return v ? Json(*v) : Json(nullptr);
 }
+
+/// The text, or null when it is empty: a document says "not known" as null, never as "".
+inline Json jsonOrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
 
 }  // namespace pf
