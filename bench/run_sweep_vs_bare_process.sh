@@ -54,10 +54,15 @@ for ((r = 0; r < runs; r++)); do
     ((control)) && run_bare "a$r"
   fi
 done
-/usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${sizes[@]}" <<'PY'
+# The kernel's transparent huge page mode decides the 16 MiB result (docs/performance.md, 2026-11-28): with 4 KiB
+# pages the time there depends on how each process's pages happen to be mapped, and the two programs differed by
+# 8-10%; with huge pages (`always`) they agreed within 1%. The header says which mode this set ran under.
+thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
+/usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${thp:-unknown}" "${sizes[@]}" <<'PY'
 import json, random, statistics, sys
 tmp, runs, np, how, control = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-sizes = [int(s) for s in sys.argv[6:]]
+thp = sys.argv[6]
+sizes = [int(s) for s in sys.argv[7:]]
 bare = {s: [] for s in sizes}; sweep = {s: [] for s in sizes}; ratio = {s: [] for s in sizes}
 same = {s: [] for s in sizes}
 def times(path):
@@ -82,7 +87,8 @@ rng = random.Random(1)
 def interval(xs):
     meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(2000))
     return meds[50], meds[1949]
-print(f"# preflight sweep ({how} launch) vs a bare MPI_Allreduce program, {np} ranks, {runs} alternated runs, medians")
+print(f"# preflight sweep ({how} launch) vs a bare MPI_Allreduce program, {np} ranks, {runs} alternated runs, medians;"
+      f" transparent huge pages: {thp}")
 print(f"{'size (B)':>10} {'bare (us)':>11} {'sweep (us)':>11} {'ratio':>7} {'95% interval':>14} {'ratio min-max':>15}"
       + (f" {'bare/bare':>10} {'95% interval':>14}" if control else ""))
 for s in sizes:
