@@ -49,6 +49,7 @@ TEST(HostProbe, ThisMachineReportsRealValues) {
   EXPECT_EQ(r.metrics["mem_total_bytes"], 24684084LL * 1024);
   EXPECT_EQ(r.metrics["numa_nodes"], 1);
   EXPECT_EQ(r.params["kernel"], "6.18.44-fc-v669");
+  EXPECT_EQ(r.params["transparent_hugepages"], "madvise");
   EXPECT_EQ(r.params["limits"]["memlock_soft_bytes"], 8388608);  // limited, but no RDMA device: not a problem
 }
 
@@ -59,6 +60,15 @@ TEST(HostProbe, HealthyTreePassesWithSocketsAndNuma) {
   EXPECT_EQ(r.metrics["cpu_sockets"], 2);
   EXPECT_EQ(r.metrics["numa_nodes"], 2);
   EXPECT_EQ(r.metrics["shm_size_bytes"], 8LL << 30);
+}
+
+TEST(HostProbe, TransparentHugePagesModeIsTheBracketedWord) {
+  TempTree t;
+  EXPECT_TRUE(runHost(healthy(t).root()).params["transparent_hugepages"].is_null()) << "no file: not known";
+  t.file("/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
+  EXPECT_EQ(runHost(t.root()).params["transparent_hugepages"], "always");
+  t.file("/sys/kernel/mm/transparent_hugepage/enabled", "always madvise never");  // no mode marked
+  EXPECT_TRUE(runHost(t.root()).params["transparent_hugepages"].is_null());
 }
 
 TEST(HostProbe, SocketsFromCpuTopologyWhenCpuinfoHasNone) {
