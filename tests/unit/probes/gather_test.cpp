@@ -165,5 +165,19 @@ TEST(ProbeConsistency, VersionAndGpuDifferencesFailOthersWarn) {
   EXPECT_EQ(byFact["net.mtu"].host, "n3");
 }
 
+TEST(ProbeConsistency, ADifferentHugePageModeWarnsAndAnUnknownOneIsNotADifference) {
+  auto node = [](int rank, Json mode) {
+    Result h;
+    h.key = "probe.host";
+    h.params["transparent_hugepages"] = std::move(mode);
+    return RankResults{rank, "n" + std::to_string(rank), {h}};
+  };
+  auto diffs = checkConsistency({node(0, "madvise"), node(1, "madvise"), node(2, "always"), node(3, Json())});
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].params["fact"], "host.transparent_hugepages");
+  EXPECT_EQ(diffs[0].status, Status::kWarn);
+  EXPECT_EQ(diffs[0].host, "n2");
+}
+
 }  // namespace
 }  // namespace pf::probes
