@@ -61,7 +61,7 @@ constexpr FactRule kRules[] = {
      "make NCCL use interfaces of one routed network on every node (NCCL_SOCKET_IFNAME), or check the routes"},
     {"probe.net", "physical_up_count", "net.nic_count", false,
      "check the node's missing or down interfaces (ip link) or its cabling"},
-    // Host-memory collectives (MPI's shared memory, NCCL's SHM staging) run at different speeds under different modes.
+    // Host-memory collectives (Open MPI's shared memory: docs/performance.md) run at different speeds per mode.
     {"probe.host", "transparent_hugepages", "host.transparent_hugepages", false,
      "set one transparent huge page mode on every node (/sys/kernel/mm/transparent_hugepage/enabled, or "
      "transparent_hugepage= on the kernel command line)"},
