@@ -163,14 +163,10 @@ void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
 }
 
 bool InfoExtractor::sameIbTextAsBefore(std::uint32_t who, std::string_view text) {
-  if (ibTextOf_.size() <= who) ibTextOf_.resize(std::size_t{who} + 1, UINT32_MAX);
-  std::uint32_t id = UINT32_MAX;
-  if (auto it = ibTextIds_.find(text); it != ibTextIds_.end())
-    id = it->second;
-  else if (ibTextIds_.size() < kMaxIbTexts && text.size() <= kMaxIbText)
-    id = ibTextIds_.emplace(std::string(text), static_cast<std::uint32_t>(ibTextIds_.size())).first->second;
+  if (ibTextOf_.size() <= who) ibTextOf_.resize(std::size_t{who} + 1, TextIds::kNone);
+  const std::uint32_t id = ibTextIds_.idOf(text);
   // A text without an id (past the caps) is never "the same as before": the caller compares it in full.
-  const bool same = id != UINT32_MAX && ibTextOf_[who] == id;
+  const bool same = id != TextIds::kNone && ibTextOf_[who] == id;
   ibTextOf_[who] = id;
   return same;
 }

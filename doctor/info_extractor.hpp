@@ -32,6 +32,7 @@
 #include "p2p_sample_output.hpp"
 #include "pf/result.hpp"
 #include "process_table.hpp"
+#include "text_ids.hpp"
 
 namespace pf::doctor {
 
@@ -79,13 +80,9 @@ class InfoExtractor {
   // Each distinct "NET/IB : Using" text gets an id, and each process (by index) the id of its last one. NCCL
   // prints the line at every communicator init of every rank; telling a repeat by the text kept in the process
   // read two cold cache lines per line (its state and the string's heap buffer): 6% of a generated large log's run.
-  struct TextHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
   static constexpr std::size_t kMaxIbTexts = 4096, kMaxIbText = 1024;  // bounds against a crafted log
-  std::unordered_map<std::string, std::uint32_t, TextHash, std::equal_to<>> ibTextIds_;
-  std::vector<std::uint32_t> ibTextOf_;                                  // UINT32_MAX: none, or one without an id
+  TextIds ibTextIds_{kMaxIbTexts, kMaxIbText};
+  std::vector<std::uint32_t> ibTextOf_;                                  // TextIds::kNone: none, or one without an id
   std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
   std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
   static constexpr std::size_t kMaxVersionsSeen = 64;

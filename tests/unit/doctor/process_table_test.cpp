@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The process table: one dense index per process, whatever the order in which thousands of processes'
-// lines interleave, and the INFO extractor's memory of each process's last "NET/IB : Using" text.
+// lines interleave, and the INFO extractor's memory of each process's last "NET/IB : Using" text (its text ids).
 #include "process_table.hpp"
 
 #include <gtest/gtest.h>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "test_util.hpp"
+#include "text_ids.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -112,6 +113,30 @@ TEST(DoctorProcessTable, InitLinesReadRankAndNranksAsWholeWords) {
   std::vector<int> ranks;
   for (const auto& [r, e] : c.completed) ranks.push_back(r);
   EXPECT_EQ(ranks, (std::vector<int>{3, 4, 5}));
+}
+
+// Ids in order of first sight, the same id for the same text whatever came between, and kNone for a new text
+// past either cap while the texts that got ids keep them (3,000 texts against a 16-slot start would also show a
+// table that does not hold more than it was sized for).
+TEST(DoctorTextIds, IdsInOrderOfFirstSightUpToTheCaps) {
+  TextIds ids(3000, 64);
+  std::vector<std::string> texts;
+  for (int i = 0; i < 3000; ++i) texts.push_back("[0]mlx5_" + std::to_string(i) + ":1/IB ; OOB ib0:10.1.1.1<0>");
+  for (std::uint32_t i = 0; i < texts.size(); ++i) ASSERT_EQ(ids.idOf(texts[i]), i);
+  std::mt19937 rng(7);
+  for (int k = 0; k < 20000; ++k) {
+    const auto i = static_cast<std::uint32_t>(rng() % texts.size());
+    ASSERT_EQ(ids.idOf(texts[i]), i);
+  }
+  EXPECT_EQ(ids.idOf("one text too many"), TextIds::kNone);
+  EXPECT_EQ(ids.size(), 3000u);
+  EXPECT_EQ(ids.idOf(texts[0]), 0u);
+
+  TextIds shortOnes(10, 8);
+  EXPECT_EQ(shortOnes.idOf("12345678"), 0u);
+  EXPECT_EQ(shortOnes.idOf("123456789"), TextIds::kNone) << "longer than the length cap";
+  EXPECT_EQ(shortOnes.idOf(""), 1u);
+  EXPECT_EQ(shortOnes.idOf("12345678"), 0u);
 }
 
 }  // namespace
