@@ -24,13 +24,19 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Digits from `i`; returns the count and stores the value (saturating, so hostile input cannot overflow).
 std::size_t readInt(std::string_view s, std::size_t i, long& value) {
-  std::size_t n = 0;
-  value = 0;
-  while (i + n < s.size() && isDigit(s[i + n])) {
-    if (value < 100000000000L) value = value * 10 + (s[i + n] - '0');
-    ++n;
-  }
-  return n;
+  const char *p = s.data() + i, *q = p, *end = s.data() + s.size();
+  long v = 0;
+  for (unsigned d; q < end && (d = static_cast<unsigned char>(*q) - unsigned{'0'}) < 10; ++q)
+    if (v < 100000000000L) v = v * 10 + d;
+  value = v;
+  return static_cast<std::size_t>(q - p);
+}
+
+// The number of digits from `i`, for a number whose value nobody reads (the thread id of NCCL's prefix).
+std::size_t skipDigits(std::string_view s, std::size_t i) {
+  const char *p = s.data() + i, *q = p, *end = s.data() + s.size();
+  while (q < end && static_cast<unsigned char>(*q) - unsigned{'0'} < 10) ++q;
+  return static_cast<std::size_t>(q - p);
 }
 
 // "[2026-04-22 21:34:20] ", "2024-05-01T10:00:00.123Z ", "2024-05-01 10:00:00,123 ": returns the length eaten.
@@ -89,11 +95,11 @@ std::size_t ncclPrefix(std::string_view s, NormView& out) {
     if (c == ' ' || c == '\t' || c == '[' || c == ']' || c == '(' || c == ')') return 0;
   }
   if (colon == 0 || colon >= s.size() || colon > 255) return 0;
-  long pid = 0, tid = 0, dev = 0;
+  long pid = 0, dev = 0;
   std::size_t i = colon + 1, n = readInt(s, i, pid);
   if (n == 0 || i + n >= s.size() || s[i + n] != ':') return 0;
   i += n + 1;
-  n = readInt(s, i, tid);
+  n = skipDigits(s, i);
   if (n == 0) return 0;
   i += n;
   // Bytes compared one by one: a two-byte string_view comparison is an out-of-line memcmp call, twice per line.

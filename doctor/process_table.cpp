@@ -23,14 +23,29 @@ void nameInto(std::string_view host, long pid, int launcherRank, std::string& ou
   }
 }
 
-// Host names are short: a word at a time, multiplied and folded, costs less than the library's hash call.
+// Host names are short: a word at a time, multiplied and folded, costs less than the library's hash call. The
+// last word is read ending at the name's end (overlapping the one before) rather than copied with a run-time
+// length, which compiled to a memcpy call per line.
 std::uint64_t hostHash(std::string_view s) {
-  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
-  for (std::size_t i = 0; i < s.size(); i += 8) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, s.data() + i, std::min<std::size_t>(8, s.size() - i));
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  auto mix = [&h](std::uint64_t w) {
     h = (h ^ w) * 0xFF51AFD7ED558CCDull;
     h ^= h >> 32;
+  };
+  auto word = [](const char* q) {
+    std::uint64_t w;
+    std::memcpy(&w, q, sizeof w);
+    return w;
+  };
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8) mix(word(p + i));
+    mix(word(p + n - 8));
+  } else {
+    std::uint64_t w = 0;
+    for (std::size_t i = 0; i < n; ++i) w |= std::uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+    mix(w);
   }
   // MurmurHash3's 64-bit finaliser: host names differ in their last bytes, which the multiplications above
   // carry only into the high bits, and the table is indexed by the low ones.
