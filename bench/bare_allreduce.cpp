@@ -6,7 +6,8 @@
 // its aggregate loop (warm-up, barrier, N calls between two clock reads, the per-rank average averaged over the
 // ranks), so that the only differences left are those of the process around the loop.
 //   mpirun -np 2 build/bench/pf_bare_allreduce ITERS WARMUP SIZE...
-// Prints "size_bytes time_us" per size on rank 0.
+// Prints "size_bytes time_us" per size on rank 0. PF_HUGE_PAGES=1 in the environment places the buffers as
+// `preflight sweep --huge-pages` does (pf/host_buffer.hpp).
 #include <mpi.h>
 
 #include <chrono>
@@ -14,6 +15,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "pf/host_buffer.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -29,9 +32,11 @@ int main(int argc, char** argv) {
   std::vector<size_t> sizes;
   size_t largest = 4;
   for (int i = 3; i < argc; ++i) sizes.push_back(std::stoul(argv[i])), largest = std::max(largest, sizes.back());
+  const char* huge = std::getenv("PF_HUGE_PAGES");
+  const bool hugePages = huge && std::string(huge) == "1";
   const size_t page = 4096, bytes = (largest + page - 1) / page * page;
-  auto* send = static_cast<float*>(std::aligned_alloc(page, bytes));
-  auto* recv = static_cast<float*>(std::aligned_alloc(page, bytes));
+  auto* send = static_cast<float*>(pf::allocateHostBuffer(bytes, hugePages));
+  auto* recv = static_cast<float*>(pf::allocateHostBuffer(bytes, hugePages));
   for (size_t i = 0; i < bytes / sizeof(float); ++i) send[i] = 1.0f, recv[i] = 0.0f;
   for (size_t s : sizes) {
     const int count = static_cast<int>(s / sizeof(float));

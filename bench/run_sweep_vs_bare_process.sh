@@ -9,7 +9,9 @@
 # Usage: bench/run_sweep_vs_bare_process.sh [RUNS=7] [NP=2] [extra mpirun args...]
 # Set SWEEP_LAUNCH=local to start the sweep with --local-ranks NP (its own relaunch) instead of the same mpirun.
 # SWEEP_ARGS adds options to both sweeps, to bisect a difference (e.g. SWEEP_ARGS="-I 0 -c 0": no per-iteration
-# loop, no check).
+# loop, no check). HUGE_PAGES=1 puts both programs' buffers of 2 MiB and more on transparent huge pages (the
+# sweep's --huge-pages, PF_HUGE_PAGES=1 for the bare program): on 4 KiB pages the 16 MiB time depends on where the
+# kernel put each page, by 11% between the two programs here (docs/performance.md, 2026-11-28).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -28,16 +30,21 @@ launch=(mpirun "${root[@]}" -np "$np" --bind-to core "$@")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+huge=${HUGE_PAGES:-0}
+huge_arg=(); ((huge)) && huge_arg=(--huge-pages)
 run_bare() {
-  { "${launch[@]}" "$bare" "$iters_small" 100 "${small[@]}"; "${launch[@]}" "$bare" "$iters_large" 5 "${large[@]}"; } \
-    >"$tmp/bare.$1"
+  # mpirun hands its environment to the ranks it starts on this host
+  { env PF_HUGE_PAGES="$huge" "${launch[@]}" "$bare" "$iters_small" 100 "${small[@]}"
+    env PF_HUGE_PAGES="$huge" "${launch[@]}" "$bare" "$iters_large" 5 "${large[@]}"; } >"$tmp/bare.$1"
 }
 run_sweep() {
   # -f 2 covers 8 B-16 KiB, -f 16 1 and 16 MiB; the table's out-of-place time is the comparable figure.
   local extra
   read -r -a extra <<<"${SWEEP_ARGS:-}"
-  local s=("$pf" sweep all_reduce -b 8 -e 16K -f 2 -n "$iters_small" -w 100 "${extra[@]}" --json "$tmp/sweep-s.$1.json")
-  local l=("$pf" sweep all_reduce -b 1M -e 16M -f 16 -n "$iters_large" -w 5 "${extra[@]}" --json "$tmp/sweep-l.$1.json")
+  local s=("$pf" sweep all_reduce -b 8 -e 16K -f 2 -n "$iters_small" -w 100 "${huge_arg[@]}" "${extra[@]}"
+    --json "$tmp/sweep-s.$1.json")
+  local l=("$pf" sweep all_reduce -b 1M -e 16M -f 16 -n "$iters_large" -w 5 "${huge_arg[@]}" "${extra[@]}"
+    --json "$tmp/sweep-l.$1.json")
   if [[ ${SWEEP_LAUNCH:-mpirun} == local ]]; then
     "${s[@]}" --local-ranks "$np" >/dev/null && "${l[@]}" --local-ranks "$np" >/dev/null
   else "${launch[@]}" "${s[@]}" >/dev/null && "${launch[@]}" "${l[@]}" >/dev/null; fi
@@ -58,11 +65,12 @@ done
 # pages the time there depends on how each process's pages happen to be mapped, and the two programs differed by
 # 8-10%; with huge pages (`always`) they agreed within 1%. The header says which mode this set ran under.
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
-/usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${thp:-unknown}" "${sizes[@]}" <<'PY'
+/usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${thp:-unknown}" "$huge" "${sizes[@]}" \
+  <<'PY'
 import json, random, statistics, sys
 tmp, runs, np, how, control = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-thp = sys.argv[6]
-sizes = [int(s) for s in sys.argv[7:]]
+thp, huge = sys.argv[6], sys.argv[7] == "1"
+sizes = [int(s) for s in sys.argv[8:]]
 bare = {s: [] for s in sizes}; sweep = {s: [] for s in sizes}; ratio = {s: [] for s in sizes}
 same = {s: [] for s in sizes}
 def times(path):
@@ -88,7 +96,7 @@ def interval(xs):
     meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(2000))
     return meds[50], meds[1949]
 print(f"# preflight sweep ({how} launch) vs a bare MPI_Allreduce program, {np} ranks, {runs} alternated runs, medians;"
-      f" transparent huge pages: {thp}")
+      f" transparent huge pages: {thp}; buffers of 2 MiB and more: {'huge pages advised' if huge else '4 KiB pages'}")
 print(f"{'size (B)':>10} {'bare (us)':>11} {'sweep (us)':>11} {'ratio':>7} {'95% interval':>14} {'ratio min-max':>15}"
       + (f" {'bare/bare':>10} {'95% interval':>14}" if control else ""))
 for s in sizes:

@@ -65,6 +65,9 @@ class SweepCommand final : public Command {
                    "1 = also time every iteration alone for min/p50/p99/max and rank skew (JSON, CSV); 0 = off")
         ->capture_default_str();
     app.add_flag("--iter-columns", common_.view.iterColumns, "add p50, p99 and skew columns to the table");
+    app.add_flag("--huge-pages", opts_.hugePages,
+                 "host buffers of 2 MiB and more on transparent huge pages (madvise): with 4 KiB pages, large-message "
+                 "times depend on where the kernel put each page (MPI backend; docs/sweep.md)");
     app.add_option("-J,--nccl-json", ncclJson_,
                    "also write the result in nccl-tests' -J JSON layout to FILE (rank 0, atomically; per-iteration "
                    "min/p50/p99/max with -I 1, null where nccl-tests has values Preflight does not keep)");
@@ -115,6 +118,9 @@ class SweepCommand final : public Command {
           fmt::format("backend '{}' is not in this build: use one of {} (the NCCL backend needs a "
                       "build with CUDA and NCCL)",
                       backend_, fmt::join(Registry<Backend>::instance().keys(), ", ")));
+    if (opts_.hugePages && backend_ != "mpi")
+      throw UsageError(
+          fmt::format("--huge-pages places host buffers; the {} backend's live on the GPU: drop it", backend_));
     // Validate before launching anything, so a typo costs no mpirun start-up and a bad path no sweep.
     common_.validateOutputs();
     if (writesOutputs()) checkWritable(ncclJson_);

@@ -54,6 +54,9 @@ class Backend : public Registered {
   virtual void select(const std::string& collective) = 0;
   /// Bytes the backend can allocate for buffers (host memory or GPU memory).
   virtual uint64_t memoryAvailable() const = 0;
+  /// Host buffers of 2 MiB and more on transparent huge pages (pf/host_buffer.hpp) from the next allocate() on.
+  /// Backends whose buffers are not host memory ignore it.
+  void useHugePages(bool on) { hugePages_ = on; }
   virtual void* allocate(size_t bytes) = 0;
   virtual void release(void* p) noexcept = 0;
   /// Copies between the backend's buffers and host memory (plain memcpy for host backends).
@@ -70,6 +73,9 @@ class Backend : public Registered {
   virtual double timeOne(const Launch& op) = 0;
   /// Library names and versions for the result document's context.
   virtual Json info() const = 0;
+
+ protected:
+  bool hugePages_ = false;
 };
 
 }  // namespace pf::collectives

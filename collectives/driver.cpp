@@ -216,6 +216,7 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   }
 
   const size_t bufBytes = largestBuffer(opts, coll, n);
+  be.useHugePages(opts.hugePages);
   Buffers bufs{Buffer(be, bufBytes), Buffer(be, bufBytes), std::vector<char>(bufBytes), std::vector<char>(bufBytes),
                std::vector<char>(bufBytes)};
 
@@ -244,6 +245,7 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   params.per_iter_timing = opts.perIterTiming;
   params.root = coll.rooted() ? opts.root : -1;
   params.cycles = opts.cycles;
+  params.huge_pages = opts.hugePages;
   // Set before the first size, so that what streams out while the sweep runs is already self-describing.
   result.params = toJson(params);
 

@@ -40,6 +40,8 @@ struct SweepOptions {
   /// a few milliseconds of interference on a shared host cannot decide a size's figure in every pass.
   int cycles = 1;
   bool perIterTiming = true;
+  /// Host buffers of 2 MiB and more on transparent huge pages (MPI backend; pf/host_buffer.hpp).
+  bool hugePages = false;
   int root = 0;
   uint64_t seed = 0x5eed;
   std::vector<DataType> dtypes{DataType::kFloat};

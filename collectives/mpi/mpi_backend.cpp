@@ -18,6 +18,7 @@
 #include "mpi_bootstrap.hpp"
 #include "mpi_calls.hpp"
 #include "mpi_types.hpp"
+#include "pf/host_buffer.hpp"
 #include "pf/timer.hpp"
 
 namespace pf::collectives {
@@ -53,7 +54,8 @@ class MpiBackend final : public Backend {
   void* allocate(size_t bytes) override {
     // Page alignment, as osu_allreduce and the bare loop in bench/ use: Open MPI's shared-memory copies run
     // measurably slower from a buffer that starts mid-page (up to 10% at 16 KiB here, docs/performance.md).
-    void* p = std::aligned_alloc(kPage, std::max<size_t>(((bytes + kPage - 1) / kPage) * kPage, kPage));
+    // With --huge-pages, large buffers on 2 MiB pages (pf/host_buffer.hpp says why).
+    void* p = allocateHostBuffer(bytes, hugePages_);
     if (!p) throw SystemError(fmt::format("cannot allocate {} bytes of host memory", bytes));
     return p;
   }
@@ -95,7 +97,6 @@ class MpiBackend final : public Backend {
   }
 
  private:
-  static constexpr size_t kPage = 4096;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   std::unique_ptr<MpiTypes> types_;

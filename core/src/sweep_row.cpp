@@ -78,6 +78,7 @@ Json toJson(const SweepParams& p) {
           {"per_iter_timing", p.per_iter_timing},
           {"root", p.root},
           {"cycles", p.cycles},
+          {"huge_pages", p.huge_pages},
           {"backend", p.backend}};
 }
 
@@ -103,6 +104,7 @@ SweepParams sweepParamsFromJson(const Json& j) {
   readField(j, "per_iter_timing", p.per_iter_timing, "sweep");
   readField(j, "root", p.root, "sweep");
   readField(j, "cycles", p.cycles, "sweep");
+  readField(j, "huge_pages", p.huge_pages, "sweep");
   return p;
 }
 

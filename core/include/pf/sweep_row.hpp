@@ -47,8 +47,9 @@ struct SweepParams {
   uint64_t step_factor = 1, step_bytes = 0;
   int iters = 0, warmup_iters = 0, check_iters = 0;
   bool per_iter_timing = false;
-  int root = -1;   ///< -1 for collectives without a root
-  int cycles = 1;  ///< passes over all sizes (-N, nccl-tests' run_cycles); rows carry their cycle when > 1
+  int root = -1;            ///< -1 for collectives without a root
+  int cycles = 1;           ///< passes over all sizes (-N, nccl-tests' run_cycles); rows carry their cycle when > 1
+  bool huge_pages = false;  ///< --huge-pages: host buffers of 2 MiB and more advised for transparent huge pages
 };
 
 /// What a sweep found overall (the `metrics` of a result of kind sweep).

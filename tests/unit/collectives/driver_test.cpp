@@ -55,6 +55,19 @@ TEST(Sweep, EveryCollectiveTypeAndOpIsCorrectOnOneRank) {
   }
 }
 
+TEST(Sweep, HugePagesReachTheBackendAndTheDocument) {
+  auto boot = makeLocalBootstrap();
+  auto coll = Registry<Collective>::instance().create("all_reduce");
+  SweepOptions o = small();
+  LoopbackBackend plain;
+  EXPECT_EQ(runSweep(plain, *boot, *coll, o).params["huge_pages"], false);
+  EXPECT_EQ(plain.hugeAllocations, 0);
+  o.hugePages = true;
+  LoopbackBackend huge;
+  EXPECT_EQ(runSweep(huge, *boot, *coll, o).params["huge_pages"], true);
+  EXPECT_EQ(huge.hugeAllocations, 2);  // the send and the receive buffer
+}
+
 TEST(Sweep, PlantedErrorIsCountedAndFails) {
   auto boot = makeLocalBootstrap();
   LoopbackBackend be(/*corrupt=*/true);

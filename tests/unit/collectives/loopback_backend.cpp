@@ -25,7 +25,10 @@ PF_REGISTER_CALL(LoopbackCall, "sendrecv", .run = copy);
 
 }  // namespace
 
-void* LoopbackBackend::allocate(size_t bytes) { return std::malloc(bytes); }
+void* LoopbackBackend::allocate(size_t bytes) {
+  hugeAllocations += hugePages_;
+  return std::malloc(bytes);
+}
 void LoopbackBackend::release(void* p) noexcept { std::free(p); }
 void LoopbackBackend::toDevice(void* dst, const void* src, size_t bytes) { std::memcpy(dst, src, bytes); }
 void LoopbackBackend::toHost(void* dst, const void* src, size_t bytes) { std::memcpy(dst, src, bytes); }

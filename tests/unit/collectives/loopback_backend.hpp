@@ -33,6 +33,7 @@ class LoopbackBackend : public Backend {
   double timeOne(const Launch& op) override;
   Json info() const override { return Json{{"backend", "loopback"}}; }
   int launches = 0;
+  int hugeAllocations = 0;  ///< allocate() calls made while useHugePages(true) held
 
  private:
   bool corrupt_;
