@@ -61,9 +61,10 @@ for ((r = 0; r < runs; r++)); do
     ((control)) && run_bare "a$r"
   fi
 done
-# The kernel's transparent huge page mode decides the 16 MiB result (docs/performance.md, 2026-11-28): with 4 KiB
-# pages the time there depends on how each process's pages happen to be mapped, and the two programs differed by
-# 8-10%; with huge pages (`always`) they agreed within 1%. The header says which mode this set ran under.
+# The pages of the programs' own buffers decide the 16 MiB result (docs/performance.md, 2026-11-28): on 4 KiB pages
+# the time there depends on how each process's pages happen to be mapped, and the two programs differed by 8-11%;
+# on huge pages (THP `always`, or HUGE_PAGES=1 under `madvise`) they agreed within 1-2% while the VM held one state.
+# The header says which mode and placement this set ran under.
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
 /usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${thp:-unknown}" "$huge" "${sizes[@]}" \
   <<'PY'

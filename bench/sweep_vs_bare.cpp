@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "pf/host_buffer.hpp"
 #include "mpi_bootstrap.hpp"
 #include "pf/launcher_env.hpp"
 #include "pf/timer.hpp"
@@ -35,14 +36,14 @@ int opsPerBlock(size_t bytes) {
   return static_cast<int>(std::clamp(0.02 / est, 50.0, 20000.0));
 }
 
-// The bare loop's buffers: allocated once and page-aligned, as osu_allreduce does, so the loop measures MPI
-// and not the allocator.
+// The bare loop's buffers: allocated once and page-aligned, as osu_allreduce does and as the MPI backend's
+// (pf/host_buffer.hpp, 4 KiB pages: the sweep's default), so the loop measures MPI and not the allocator.
 struct BareBuffers {
   float* send = nullptr;
   float* recv = nullptr;
   explicit BareBuffers(size_t bytes) {
-    send = static_cast<float*>(std::aligned_alloc(4096, bytes));
-    recv = static_cast<float*>(std::aligned_alloc(4096, bytes));
+    send = static_cast<float*>(pf::allocateHostBuffer(bytes, false));
+    recv = static_cast<float*>(pf::allocateHostBuffer(bytes, false));
     std::fill(send, send + bytes / sizeof(float), 1.0f);
     std::fill(recv, recv + bytes / sizeof(float), 0.0f);
   }
