@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "backend.hpp"
-#include "pf/host_buffer.hpp"
 #include "mpi_bootstrap.hpp"
+#include "pf/host_buffer.hpp"
 #include "pf/launcher_env.hpp"
 #include "pf/timer.hpp"
 #include "sweep.hpp"
