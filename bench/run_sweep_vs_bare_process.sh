@@ -12,6 +12,9 @@
 # loop, no check). HUGE_PAGES=1 puts both programs' buffers of 2 MiB and more on transparent huge pages (the
 # sweep's --huge-pages, PF_HUGE_PAGES=1 for the bare program): on 4 KiB pages the 16 MiB time depends on where the
 # kernel put each page, by 11% between the two programs here (docs/performance.md, 2026-11-28).
+# KEEP=DIR keeps the set's raw files in DIR (a new or empty directory) instead of a temporary one, so that
+# bench/sweep_vs_bare_stats.py DIR1 DIR2 ... can pool the runs of several sets taken alike. SETTLE=SECONDS
+# pauses before every process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -27,15 +30,28 @@ sizes=("${small[@]}" "${large[@]}")
 iters_small=${ITERS_SMALL:-5000} iters_large=${ITERS_LARGE:-40}
 root=(); [[ $(id -u) -eq 0 ]] && root=(--allow-run-as-root)
 launch=(mpirun "${root[@]}" -np "$np" --bind-to core "$@")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# SETTLE=SECONDS waits that long before every process, so that none starts while the machine is still busy with
+# the end of the one before (its exit, the freeing of its memory).
+settle=${SETTLE:-0}
+pause() { [[ $settle == 0 ]] || sleep "$settle"; }
+start() { pause; "${launch[@]}" "$@"; }
+if [[ -n ${KEEP:-} ]]; then
+  if ! mkdir -p "$KEEP" || [[ -n $(ls -A "$KEEP") ]]; then
+    echo "KEEP=$KEEP: give a new or empty directory" >&2
+    exit 2
+  fi
+  tmp=$KEEP
+else
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+fi
 
 huge=${HUGE_PAGES:-0}
 huge_arg=(); ((huge)) && huge_arg=(--huge-pages)
 run_bare() {
   # mpirun hands its environment to the ranks it starts on this host
-  { env PF_HUGE_PAGES="$huge" "${launch[@]}" "$bare" "$iters_small" 100 "${small[@]}"
-    env PF_HUGE_PAGES="$huge" "${launch[@]}" "$bare" "$iters_large" 5 "${large[@]}"; } >"$tmp/bare.$1"
+  { PF_HUGE_PAGES="$huge" start "$bare" "$iters_small" 100 "${small[@]}"
+    PF_HUGE_PAGES="$huge" start "$bare" "$iters_large" 5 "${large[@]}"; } >"$tmp/bare.$1"
 }
 run_sweep() {
   # -f 2 covers 8 B-16 KiB, -f 16 1 and 16 MiB; the table's out-of-place time is the comparable figure.
@@ -46,8 +62,9 @@ run_sweep() {
   local l=("$pf" sweep all_reduce -b 1M -e 16M -f 16 -n "$iters_large" -w 5 "${huge_arg[@]}" "${extra[@]}"
     --json "$tmp/sweep-l.$1.json")
   if [[ ${SWEEP_LAUNCH:-mpirun} == local ]]; then
-    "${s[@]}" --local-ranks "$np" >/dev/null && "${l[@]}" --local-ranks "$np" >/dev/null
-  else "${launch[@]}" "${s[@]}" >/dev/null && "${launch[@]}" "${l[@]}" >/dev/null; fi
+    pause; "${s[@]}" --local-ranks "$np" >/dev/null
+    pause; "${l[@]}" --local-ranks "$np" >/dev/null
+  else start "${s[@]}" >/dev/null && start "${l[@]}" >/dev/null; fi
 }
 # CONTROL=1 adds an A/A comparison: the bare program a second time in every run (first in one run, last in the
 # next), so the same statistics of bare against itself show how far two identical programs drift apart here.
@@ -66,47 +83,16 @@ done
 # on huge pages (THP `always`, or HUGE_PAGES=1 under `madvise`) they agreed within 1-2% while the VM held one state.
 # The header says which mode and placement this set ran under.
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
-/usr/bin/python3 - "$tmp" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${thp:-unknown}" "$huge" "${sizes[@]}" \
-  <<'PY'
-import json, random, statistics, sys
-tmp, runs, np, how, control = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1"
-thp, huge = sys.argv[6], sys.argv[7] == "1"
-sizes = [int(s) for s in sys.argv[8:]]
-bare = {s: [] for s in sizes}; sweep = {s: [] for s in sizes}; ratio = {s: [] for s in sizes}
-same = {s: [] for s in sizes}
-def times(path):
-    return dict((int(l.split()[0]), float(l.split()[1])) for l in open(path))
-for r in range(runs):
-    b = times(f"{tmp}/bare.{r}")
-    if control:
-        a = times(f"{tmp}/bare.a{r}")
-        for s in sizes:
-            same[s].append(a[s] / b[s])
-    w = {}
-    for part in ("s", "l"):
-        doc = json.load(open(f"{tmp}/sweep-{part}.{r}.json"))
-        w.update({row["size_bytes"]: row["time_us"] for res in doc["results"] for row in res.get("rows", [])
-                  if row.get("placement") == "out" and row.get("cycle", 0) == 0})
-    for s in sizes:
-        bare[s].append(b[s]); sweep[s].append(w[s]); ratio[s].append(w[s] / b[s])
-# How far the set's median ratio itself can move: a percentile bootstrap over the runs (2,000 resamples, fixed
-# seed). On a 2-vCPU VM single runs scatter by tens of per cent, and an interval wider than +-2% means this set
-# cannot decide a 2% question either way; more runs narrow it.
-rng = random.Random(1)
-def interval(xs):
-    meds = sorted(statistics.median(rng.choices(xs, k=len(xs))) for _ in range(2000))
-    return meds[50], meds[1949]
-print(f"# preflight sweep ({how} launch) vs a bare MPI_Allreduce program, {np} ranks, {runs} alternated runs, medians;"
-      f" transparent huge pages: {thp}; buffers of 2 MiB and more: {'huge pages advised' if huge else '4 KiB pages'}")
-print(f"{'size (B)':>10} {'bare (us)':>11} {'sweep (us)':>11} {'ratio':>7} {'95% interval':>14} {'ratio min-max':>15}"
-      + (f" {'bare/bare':>10} {'95% interval':>14}" if control else ""))
-for s in sizes:
-    m = statistics.median
-    lo, hi = interval(ratio[s])
-    line = (f"{s:>10} {m(bare[s]):>11.3f} {m(sweep[s]):>11.3f} {m(ratio[s]):>7.3f} {lo:>6.3f}-{hi:.3f} "
-            f"{min(ratio[s]):>7.3f}-{max(ratio[s]):.3f}")
-    if control:
-        clo, chi = interval(same[s])
-        line += f" {m(same[s]):>10.3f} {clo:>6.3f}-{chi:.3f}"
-    print(line)
+/usr/bin/python3 - "$tmp/meta.json" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${thp:-unknown}" "$huge" \
+  "${SWEEP_ARGS:-}" "$*" "${sizes[@]}" <<'PY'
+import json, os, sys, time
+# what else in the environment changes both programs (Open MPI's parameters, glibc's tunables) goes with the set
+env = {k: v for k, v in os.environ.items() if k.startswith(("OMPI_MCA_", "GLIBC_TUNABLES", "MALLOC_"))}
+path, runs, np, how, control, thp, huge, sweep_args, mpirun_args, *sizes = sys.argv[1:]
+json.dump({"runs": int(runs), "settle_s": float(os.environ.get("SETTLE", "0")), "np": int(np), "how": how, "control": control == "1", "thp": thp,
+           "huge": huge == "1", "sweep_args": sweep_args, "mpirun_args": mpirun_args,
+           "env": env,
+           "sizes": [int(s) for s in sizes], "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
+          open(path, "w"))
 PY
+/usr/bin/python3 bench/sweep_vs_bare_stats.py "$tmp"
