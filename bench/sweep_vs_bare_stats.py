@@ -30,9 +30,10 @@ def times(path):
 def sweep_times(path):
     with open(path) as f:
         doc = json.load(f)
-    # the out-of-place row of the first cycle is the figure a bare loop's time compares with
+    # the out-of-place row of the first cycle (rows carry "cycle" only with --cycles) is the figure a bare loop's
+    # time compares with
     return {row["size_bytes"]: row["time_us"] for res in doc["results"] for row in res.get("rows", [])
-            if row.get("placement") == "out" and row.get("cycle", 0) == 0}
+            if row.get("placement") == "out" and row.get("cycle", 1) == 1}
 
 
 def load(d):
