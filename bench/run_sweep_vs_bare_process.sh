@@ -89,10 +89,9 @@ import json, os, sys, time
 # what else in the environment changes both programs (Open MPI's parameters, glibc's tunables) goes with the set
 env = {k: v for k, v in os.environ.items() if k.startswith(("OMPI_MCA_", "GLIBC_TUNABLES", "MALLOC_"))}
 path, runs, np, how, control, thp, huge, sweep_args, mpirun_args, *sizes = sys.argv[1:]
-json.dump({"runs": int(runs), "settle_s": float(os.environ.get("SETTLE", "0")), "np": int(np), "how": how, "control": control == "1", "thp": thp,
-           "huge": huge == "1", "sweep_args": sweep_args, "mpirun_args": mpirun_args,
-           "env": env,
-           "sizes": [int(s) for s in sizes], "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
-          open(path, "w"))
+json.dump({"runs": int(runs), "settle_s": float(os.environ.get("SETTLE", "0")), "np": int(np), "how": how,
+           "control": control == "1", "thp": thp, "huge": huge == "1", "sweep_args": sweep_args,
+           "mpirun_args": mpirun_args, "env": env, "sizes": [int(s) for s in sizes],
+           "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, open(path, "w"))
 PY
 /usr/bin/python3 bench/sweep_vs_bare_stats.py "$tmp"

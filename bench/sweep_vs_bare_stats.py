@@ -87,8 +87,8 @@ def main(dirs):
     print(f"# preflight sweep ({meta['how']} launch) vs a bare MPI_Allreduce program, {meta['np']} ranks, "
           f"{len(runs)} alternated runs{pooled}, medians; transparent huge pages: {meta['thp']}; "
           f"buffers of 2 MiB and more: {'huge pages advised' if meta['huge'] else '4 KiB pages'}")
-    print(f"{'size (B)':>10} {'bare (us)':>11} {'sweep (us)':>11} {'ratio':>7} {'95% interval':>14} {'ratio min-max':>15}"
-          + (f" {'bare/bare':>10} {'95% interval':>14}" if control else ""))
+    print(f"{'size (B)':>10} {'bare (us)':>11} {'sweep (us)':>11} {'ratio':>7} {'95% interval':>14} "
+          f"{'ratio min-max':>15}" + (f" {'bare/bare':>10} {'95% interval':>14}" if control else ""))
     m = statistics.median
     for s in sizes:
         lo, hi = interval(ratio[s], rng)
