@@ -51,6 +51,10 @@ def load(d):
             w = sweep_times(f"{d}/sweep-s.{r}.json")
             w.update(sweep_times(f"{d}/sweep-l.{r}.json"))
             a = times(f"{d}/bare.a{r}") if meta["control"] else None
+            for got, what in ((b, "bare"), (w, "sweep"), (a or b, "control")):
+                missing = [s for s in meta["sizes"] if s not in got]
+                if missing:
+                    raise KeyError(f"run {r}: no {what} time for {missing[0]} B")
             runs.append((b, w, a))
     except (OSError, ValueError, KeyError) as e:
         fail(f"{d}: run files incomplete ({e})")

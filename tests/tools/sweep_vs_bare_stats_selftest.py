@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # bench/sweep_vs_bare_stats.py on sets made up here, whose medians are known: the per-size median of the per-run
 # ratios (sweep / bare, out-of-place rows of the first cycle only), runs pooled across sets, and exit 2 with the
-# directory named for sets taken differently, a missing meta.json or a missing run file.
+# directory named for sets taken differently, a missing meta.json, a missing run file or a size missing from a run.
 import json
 import os
 import subprocess
@@ -84,6 +84,12 @@ with tempfile.TemporaryDirectory() as tmp:
     os.remove(f"{tmp}/short/sweep-l.1.json")
     p = run(f"{tmp}/short")
     check(p.returncode == 2 and "short" in p.stderr and "incomplete" in p.stderr, "a missing run file", p)
+    # A run whose sweep document lacks a size (a sweep stopped early) names the run and the size.
+    make_set(f"{tmp}/partial", bare=[[1.0, 1.0]], sweep=[[1.0, 1.0]])
+    with open(f"{tmp}/partial/sweep-l.0.json", "w") as f:
+        json.dump({"results": [{"rows": []}]}, f)
+    p = run(f"{tmp}/partial")
+    check(p.returncode == 2 and "run 0" in p.stderr and "16777216" in p.stderr, "a run without a size", p)
     p = run()
     check(p.returncode == 2 and "usage" in p.stderr, "no directory", p)
 print("sweep_vs_bare_stats selftest: ok")
