@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
   for (int i = 3; i < argc; ++i) sizes.push_back(std::stoul(argv[i])), largest = std::max(largest, sizes.back());
   const char* huge = std::getenv("PF_HUGE_PAGES");
   const bool hugePages = huge && std::string(huge) == "1";
-  const size_t page = 4096, bytes = (largest + page - 1) / page * page;
+  // whole pages, so that the fill below covers every byte allocateHostBuffer hands out on 4 KiB pages
+  const size_t bytes = (largest + pf::kBufferPage - 1) / pf::kBufferPage * pf::kBufferPage;
   auto* send = static_cast<float*>(pf::allocateHostBuffer(bytes, hugePages));
   auto* recv = static_cast<float*>(pf::allocateHostBuffer(bytes, hugePages));
   for (size_t i = 0; i < bytes / sizeof(float); ++i) send[i] = 1.0f, recv[i] = 0.0f;

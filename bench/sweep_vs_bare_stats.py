@@ -24,7 +24,7 @@ def fail(msg):
 
 def times(path):
     with open(path) as f:
-        return {int(line.split()[0]): float(line.split()[1]) for line in f if line.strip()}
+        return {int(size): float(us) for size, us in (line.split() for line in f if line.strip())}
 
 
 def sweep_times(path):
