@@ -12,8 +12,9 @@
 #                                    (a skip counts as a failure), every collective with --backend nccl -d all -o all
 #                                    at 1 rank and at 2 ranks sharing the GPU (each its own NCCL_HOSTID), scale
 #                                    --device cuda beside `scale --framework pytorch --device cuda` (the bundled DDP
-#                                    script on the GPU), probe on the live node and compute-sanitizer on the
-#                                    trainer test, then writes one dated
+#                                    script on the GPU), probe on the live node, compute-sanitizer on the
+#                                    trainer test and, needing no GPU, issue 18's process-level comparison
+#                                    (bench/run_sweep_vs_bare_process.sh) on this second host, then writes one dated
 #                                    report (REPORT_DIR, default $OUT or docs/validation). On a node without a GPU
 #                                    every GPU step is reported absent and it exits 0 (CI runs it so).
 #
@@ -33,6 +34,10 @@ runtime_packages=(libopenmpi3 openmpi-bin openmpi-common libpmix2 libhwloc15 lib
 programs=(bin/preflight lib/preflight/preflight-gpu.so tests/unit/probes/probes_gpu_live_test
   tests/unit/scaling/pf_scaling_cuda_test tests/unit/collectives/pf_nccl_calls_test
   tests/unit/check/pf_nccl_pair_engine_test)
+# Not GPU checks: issue 18's process-level comparison (the sweep against a bare MPI_Allreduce program), which the
+# 2-vCPU build VM cannot settle at 16 MiB (docs/performance.md), measured on the GPU machine as a second host.
+bench_program=bench/pf_bare_allreduce
+bench_scripts=(bench/run_sweep_vs_bare_process.sh bench/sweep_vs_bare_stats.py)
 
 die() {
   echo "gpu_validate: $*" >&2
@@ -56,6 +61,13 @@ pack() {
     strip --strip-debug -o "$stage/bundle/build/$p" "$build/$p" || die "strip $build/$p failed"
   done
   cp "$here/scaling/pytorch/ddp_bench.py" "$stage/bundle/build/bin/"  # where `scale --framework pytorch` looks
+  if [[ -f $build/$bench_program ]]; then
+    mkdir -p "$stage/bundle/build/bench" "$stage/bundle/bench"
+    strip --strip-debug -o "$stage/bundle/build/$bench_program" "$build/$bench_program" || die "strip $bench_program failed"
+    for p in "${bench_scripts[@]}"; do cp "$here/$p" "$stage/bundle/bench/" || die "cannot copy $p"; done
+  else
+    echo "gpu_validate: $build/$bench_program is missing (PF_BUILD_BENCH=OFF?); the comparison is left out" >&2
+  fi
   local pkg
   for pkg in "${runtime_packages[@]}"; do
     # A package missing here is left out with a word; run's library check then names what is missing, if anything.
@@ -185,7 +197,8 @@ run() {
     note ""
     note "No NVIDIA GPU on this node (no /dev/nvidia<N>): every GPU step below is absent, not run."
     for s in nvidia-smi ldd "GPU tests" "collectives, 1 rank" "collectives, 2 ranks on one GPU" \
-      "scale --device cuda and PyTorch DDP" "probe" "compute-sanitizer"; do
+      "scale --device cuda and PyTorch DDP" "probe" "compute-sanitizer" \
+      "the process-level comparison (issue 18; it runs on GPU machines, as a second host)"; do
       note "- $s: absent (no GPU)"
     done
     echo "gpu_validate: report $report"
@@ -218,6 +231,14 @@ run() {
   step "probe on the live node" "$pf" probe --json probe.json
   step "compute-sanitizer on the trainer test" compute-sanitizer --tool memcheck --error-exitcode 1 \
     "$b/build/tests/unit/scaling/pf_scaling_cuda_test"
+  # Last, as it needs no GPU: a measurement, so only the script failing fails the step. 21 alternated runs with
+  # 20,000 calls per small size take about a minute on a machine with cores to spare.
+  if [[ -x $b/build/$bench_program ]]; then
+    step "process-level comparison: preflight sweep against a bare MPI_Allreduce program (issue 18, no GPU)" \
+      env ITERS_SMALL=20000 HUGE_PAGES=1 BUILD_DIR="$b/build" bash "$b/bench/run_sweep_vs_bare_process.sh" 21
+  else
+    note "- the process-level comparison: not in the bundle (built without PF_BUILD_BENCH)"
+  fi
   note ""
   note "Steps failed: $failures."
   echo "gpu_validate: report $report"
