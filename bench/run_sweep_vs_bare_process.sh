@@ -14,7 +14,7 @@
 # kernel put each page, by 11% between the two programs here (docs/performance.md, 2026-11-28).
 # KEEP=DIR keeps the set's raw files in DIR (a new or empty directory) instead of a temporary one, so that
 # bench/sweep_vs_bare_stats.py DIR1 DIR2 ... can pool the runs of several sets taken alike. SETTLE=SECONDS
-# pauses before every process.
+# pauses before every process. PYTHON names the Python 3 for the statistics (default: python3 on PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-7}
@@ -83,7 +83,7 @@ done
 # on huge pages (THP `always`, or HUGE_PAGES=1 under `madvise`) they agreed within 1-2% while the VM held one state.
 # The header says which mode and placement this set ran under.
 thp=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || true)
-/usr/bin/python3 - "$tmp/meta.json" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${thp:-unknown}" "$huge" \
+"${PYTHON:-python3}" - "$tmp/meta.json" "$runs" "$np" "${SWEEP_LAUNCH:-mpirun}" "$control" "${thp:-unknown}" "$huge" \
   "${SWEEP_ARGS:-}" "$*" "${sizes[@]}" <<'PY'
 import json, os, sys, time
 # what else in the environment changes both programs (Open MPI's parameters, glibc's tunables) goes with the set
@@ -94,4 +94,4 @@ json.dump({"runs": int(runs), "settle_s": float(os.environ.get("SETTLE", "0")), 
            "mpirun_args": mpirun_args, "env": env, "sizes": [int(s) for s in sizes],
            "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}, open(path, "w"))
 PY
-/usr/bin/python3 bench/sweep_vs_bare_stats.py "$tmp"
+"${PYTHON:-python3}" bench/sweep_vs_bare_stats.py "$tmp"

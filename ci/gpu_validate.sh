@@ -12,11 +12,13 @@
 #                                    (a skip counts as a failure), every collective with --backend nccl -d all -o all
 #                                    at 1 rank and at 2 ranks sharing the GPU (each its own NCCL_HOSTID), scale
 #                                    --device cuda beside `scale --framework pytorch --device cuda` (the bundled DDP
-#                                    script on the GPU), probe on the live node, compute-sanitizer on the
-#                                    trainer test and, needing no GPU, issue 18's process-level comparison
-#                                    (bench/run_sweep_vs_bare_process.sh) on this second host, then writes one dated
+#                                    script on the GPU), probe on the live node and compute-sanitizer on the
+#                                    trainer test, then writes one dated
 #                                    report (REPORT_DIR, default $OUT or docs/validation). On a node without a GPU
 #                                    every GPU step is reported absent and it exits 0 (CI runs it so).
+#   ci/gpu_validate.sh compare [BUNDLE [RUNS]]   needs no GPU: issue 18's process-level comparison (the sweep
+#                                    against a bare MPI_Allreduce program, RUNS alternated runs, default 9) on the
+#                                    GPU machine as a second host, when device time is left after `run`.
 #
 # docs/developing.md, "Validating on a GPU", says how to use it with the device tool.
 set -uo pipefail
@@ -34,8 +36,8 @@ runtime_packages=(libopenmpi3 openmpi-bin openmpi-common libpmix2 libhwloc15 lib
 programs=(bin/preflight lib/preflight/preflight-gpu.so tests/unit/probes/probes_gpu_live_test
   tests/unit/scaling/pf_scaling_cuda_test tests/unit/collectives/pf_nccl_calls_test
   tests/unit/check/pf_nccl_pair_engine_test)
-# Not GPU checks: issue 18's process-level comparison (the sweep against a bare MPI_Allreduce program), which the
-# 2-vCPU build VM cannot settle at 16 MiB (docs/performance.md), measured on the GPU machine as a second host.
+# For `compare`, not a GPU check: issue 18's process-level comparison (the sweep against a bare MPI_Allreduce
+# program), which the 2-vCPU build VM cannot settle at 16 MiB (docs/performance.md).
 bench_program=bench/pf_bare_allreduce
 bench_scripts=(bench/run_sweep_vs_bare_process.sh bench/sweep_vs_bare_stats.py)
 
@@ -165,17 +167,24 @@ PY
   done
 }
 
-run() {
+# Unpacks BUNDLE into a temporary folder (removed at exit) and points the loader, Open MPI and PATH at it; sets b
+# (the bundle) and root (its Debian files).
+unpack() {
   local bundle=${1:-$here/.gpu-bundle/preflight-gpu-bundle.tar.gz}
   [[ -f $bundle ]] || die "no bundle at $bundle: make one with ci/gpu_validate.sh pack"
   work=$(mktemp -d) || die "mktemp failed"
   trap 'rm -rf "$work"' EXIT
   tar -C "$work" -xzf "$bundle" || die "cannot unpack $bundle"
-  local b=$work/bundle root=$work/bundle/root
+  b=$work/bundle root=$work/bundle/root
   local arch=usr/lib/x86_64-linux-gnu
   export LD_LIBRARY_PATH=$root/$arch:$root/$arch/openblas-pthread:$root/$arch/openmpi/lib:${LD_LIBRARY_PATH:-}
   export OPAL_PREFIX=$root/usr PATH=$root/usr/bin:$PATH PREFLIGHT_GPU_MODULE=$b/build/lib/preflight/preflight-gpu.so
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mtl=^psm
+}
+
+run() {
+  local bundle=${1:-$here/.gpu-bundle/preflight-gpu-bundle.tar.gz}
+  unpack "$bundle"
   local pf=$b/build/bin/preflight gpu=no device="no GPU" day
   day=$(date -u +%Y-%m-%d)
   compgen -G "/dev/nvidia[0-9]*" >/dev/null && gpu=yes
@@ -198,8 +207,7 @@ run() {
     note ""
     note "No NVIDIA GPU on this node (no /dev/nvidia<N>): every GPU step below is absent, not run."
     for s in nvidia-smi ldd "GPU tests" "collectives, 1 rank" "collectives, 2 ranks on one GPU" \
-      "scale --device cuda and PyTorch DDP" "probe" "compute-sanitizer" \
-      "the process-level comparison (issue 18; it runs on GPU machines, as a second host)"; do
+      "scale --device cuda and PyTorch DDP" "probe" "compute-sanitizer"; do
       note "- $s: absent (no GPU)"
     done
     echo "gpu_validate: report $report"
@@ -232,22 +240,35 @@ run() {
   step "probe on the live node" "$pf" probe --json probe.json
   step "compute-sanitizer on the trainer test" compute-sanitizer --tool memcheck --error-exitcode 1 \
     "$b/build/tests/unit/scaling/pf_scaling_cuda_test"
-  # Last, as it needs no GPU: a measurement, so only the script failing fails the step. 21 alternated runs with
-  # 20,000 calls per small size take under 2 minutes on the 2-vCPU build VM (30 runs: 2.5 minutes).
-  if [[ -x $b/build/$bench_program ]]; then
-    step "process-level comparison: preflight sweep against a bare MPI_Allreduce program (issue 18, no GPU)" \
-      env ITERS_SMALL=20000 HUGE_PAGES=1 BUILD_DIR="$b/build" bash "$b/bench/run_sweep_vs_bare_process.sh" 21
-  else
-    note "- the process-level comparison: not in the bundle (built without PF_BUILD_BENCH)"
-  fi
   note ""
   note "Steps failed: $failures."
   echo "gpu_validate: report $report"
   return $((failures > 0))
 }
 
+# Issue 18's process-level comparison on the GPU machine, a host other than the build VM; it needs no GPU. A
+# measurement, not a check: it fails only when the script does. Its table goes to the terminal and to
+# REPORT_DIR (default $OUT or docs/validation) as DATE-process-compare-HOST.txt.
+compare() {
+  local bundle=${1:-$here/.gpu-bundle/preflight-gpu-bundle.tar.gz} runs=${2:-9}
+  unpack "$bundle"
+  [[ -x $b/build/$bench_program ]] || die "the bundle has no $bench_program (pack a build with PF_BUILD_BENCH=ON)"
+  local dir=${REPORT_DIR:-${OUT:-$here/docs/validation}} out
+  mkdir -p "$dir"
+  out=$dir/$(date -u +%Y-%m-%d)-process-compare-$(hostname | tr -c 'A-Za-z0-9\n' '-').txt
+  {
+    echo "# ci/gpu_validate.sh compare: bundle of commit $(cat "$b/commit") on $(hostname) ($(uname -r)), $(nproc) CPUs"
+    cd "$work" && ITERS_SMALL=${ITERS_SMALL:-20000} HUGE_PAGES=1 BUILD_DIR=$b/build \
+      bash "$b/bench/run_sweep_vs_bare_process.sh" "$runs"
+  } 2>&1 | tee "$out"
+  local rc=${PIPESTATUS[0]}
+  echo "gpu_validate: comparison in $out (exit $rc)"
+  return "$rc"
+}
+
 case ${1:-} in
   pack) shift && pack "$@" ;;
   run) shift && run "$@" ;;
-  *) die "usage: ci/gpu_validate.sh pack [DIR] | run [BUNDLE] (see the comment at the top)" ;;
+  compare) shift && compare "$@" ;;
+  *) die "usage: ci/gpu_validate.sh pack [DIR] | run [BUNDLE] | compare [BUNDLE [RUNS]] (see the comment at the top)" ;;
 esac
