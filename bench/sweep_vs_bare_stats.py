@@ -51,7 +51,7 @@ def load(d):
             w = sweep_times(f"{d}/sweep-s.{r}.json")
             w.update(sweep_times(f"{d}/sweep-l.{r}.json"))
             a = times(f"{d}/bare.a{r}") if meta["control"] else None
-            for got, what in ((b, "bare"), (w, "sweep"), (a or b, "control")):
+            for got, what in [(b, "bare"), (w, "sweep")] + ([(a, "control")] if a is not None else []):
                 missing = [s for s in meta["sizes"] if s not in got]
                 if missing:
                     raise KeyError(f"run {r}: no {what} time for {missing[0]} B")

@@ -182,6 +182,13 @@ unpack() {
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mtl=^psm
 }
 
+# Where reports go: REPORT_DIR, else the device tool's $OUT (so they come back), else docs/validation; created.
+report_dir() {
+  local dir=${REPORT_DIR:-${OUT:-$here/docs/validation}}
+  mkdir -p "$dir" || die "cannot create $dir"
+  echo "$dir"
+}
+
 run() {
   local bundle=${1:-$here/.gpu-bundle/preflight-gpu-bundle.tar.gz}
   unpack "$bundle"
@@ -189,8 +196,8 @@ run() {
   day=$(date -u +%Y-%m-%d)
   compgen -G "/dev/nvidia[0-9]*" >/dev/null && gpu=yes
   [[ $gpu == yes ]] && device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-  local dir=${REPORT_DIR:-${OUT:-$here/docs/validation}}
-  mkdir -p "$dir"
+  local dir
+  dir=$(report_dir) || exit 2
   report=$dir/$day-$(tr -c 'A-Za-z0-9\n' '-' <<<"${device:-gpu}" | tr -s '-' | sed 's/-$//').md
   : >"$report"
   note "# GPU validation, $day: ${device:-unknown device}"
@@ -253,8 +260,8 @@ compare() {
   local bundle=${1:-$here/.gpu-bundle/preflight-gpu-bundle.tar.gz} runs=${2:-9}
   unpack "$bundle"
   [[ -x $b/build/$bench_program ]] || die "the bundle has no $bench_program (pack a build with PF_BUILD_BENCH=ON)"
-  local dir=${REPORT_DIR:-${OUT:-$here/docs/validation}} out
-  mkdir -p "$dir"
+  local dir out
+  dir=$(report_dir) || exit 2
   out=$dir/$(date -u +%Y-%m-%d)-process-compare-$(hostname | tr -c 'A-Za-z0-9\n' '-').txt
   {
     echo "# ci/gpu_validate.sh compare: bundle of commit $(cat "$b/commit") on $(hostname) ($(uname -r)), $(nproc) CPUs"
