@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 bash ci/install-deps.sh --test
 bash ci/check_file_sizes.sh
 bash ci/check_format.sh
+# Configure with each optional component off, and with none: a subset that fails to configure fails here.
+bash ci/configure_matrix.sh
 # Tests and benchmarks ON explicitly: a build folder first configured by the README's first command has them OFF.
 # Line tables only (-g1) instead of RelWithDebInfo's full -g: GCC's debug info never changes the code it generates,
 # so the tests test the same program, and five files compiled in 0.77 of the time, the links in a third, the folder
@@ -22,3 +24,6 @@ cd - >/dev/null
 # The same tests again on an AddressSanitizer + UBSan build (ci/sanitize.sh; a unity build: 11 minutes from clean on 2
 # cores, then about 15 minutes of tests, 2026-11-28).
 bash ci/sanitize.sh
+# The README's first command, verbatim, in a fresh Debian 12 root (debootstrap): what a new user runs first must work
+# with only what it installs itself, which the steps above cannot show (they installed the test set first).
+bash ci/first_command_fresh.sh

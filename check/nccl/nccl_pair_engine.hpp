@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The NCCL pair engine's one export: made inside preflight-gpu.so, handed to `preflight` through the module's
-// entry (gpu/entries.cpp).
+// entry (gpu/entries/).
 #pragma once
 
 #include <memory>

@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The NCCL backend's one export: it is made inside preflight-gpu.so and handed to `preflight` through the
-// module's entry (gpu/entries.cpp), never registered from the module itself.
+// module's entry (gpu/entries/), never registered from the module itself.
 #pragma once
 
 #include <memory>

@@ -7,7 +7,7 @@
 // `probe` or `doctor` (issue 15). The module resolves Preflight's own functions from the executable that opens
 // it, so such an executable is linked with its symbols exported (pf_loads_gpu_module() in gpu/CMakeLists.txt).
 //
-// Each feature binds its own entry (named below, exported by gpu/entries.cpp); a missing module or library becomes
+// Each feature binds its own entry (named below, exported by gpu/entries/*.cpp); a missing module or library becomes
 // one sentence that says which file, which library and what to install.
 #pragma once
 
@@ -40,7 +40,7 @@ std::string unavailableReason();
 /// unavailableReason() when the module is unusable, or naming the symbol when it lacks it.
 void* entryAddress(const char* symbol);
 
-/// The function the module exports under `symbol`. gpu/entries.cpp exports each as a variable holding the
+/// The function the module exports under `symbol`. gpu/entries/*.cpp export each as a variable holding the
 /// function's address, typed decltype(&function) from the function's own declaration; the caller names the same
 /// type, so the two sides cannot disagree: entry<decltype(&makeNcclBackend)>(entries::kNcclBackend)().
 template <typename Fn>

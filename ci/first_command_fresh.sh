@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# Times the README's first command on a fresh Debian 12: a new root made by debootstrap, given only what the
-# project's fresh machine has (compilers, CMake, GoogleTest, Google Benchmark, git, and this machine's CUDA
-# toolkit bind-mounted at /usr/local/cuda), a clone of COMMIT inside it, and COMMAND run there as root, timed
-# in full (apt downloads included) and split into install / build / check where COMMAND has the usual three
-# parts joined by &&. Needs root, debootstrap and Debian's package registry; leaves nothing behind.
-#   bench/first_command_fresh.sh [COMMIT] [COMMAND]
+# Runs the README's first command, verbatim, on a fresh Debian 12 and times it: a new root made by debootstrap,
+# given only what the project's fresh machine has (compilers, CMake, GoogleTest, Google Benchmark, git, and this
+# machine's CUDA toolkit bind-mounted at /usr/local/cuda), a clone of COMMIT inside it, and COMMAND run there as
+# root, timed in full (apt downloads included) and split into install / build / check where COMMAND has the usual
+# three parts joined by &&. A stage of the test command (ci/test.sh): a first command that a green test suite
+# would hide (a package the tests install and the first command does not) fails here.
+# Needs root, debootstrap and Debian's package registry (the mirror this machine's apt uses); leaves nothing behind.
+#   ci/first_command_fresh.sh [COMMIT] [COMMAND]
 # COMMIT defaults to HEAD; COMMAND to the first command of that commit's README.
+# Exit: COMMAND's own exit status (0 when it passed); 2 when this machine cannot make the root.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 commit=$(git -C "$repo" rev-parse "${1:-HEAD}")
@@ -24,7 +27,11 @@ cleanup() {
 trap cleanup EXIT
 echo "== debootstrap bookworm into $root"
 log=$(mktemp)
-debootstrap bookworm "$root" http://deb.debian.org/debian >"$log" 2>&1 || { tail "$log" >&2; rm -f "$log"; exit 1; }
+# The first Debian mirror that this machine's apt is set up with, so the root reaches the same registry.
+mirror=$(sed -n 's/^URIs: *\([^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -1)
+[[ -z "$mirror" ]] && mirror=$(awk '$1 == "deb" && $2 ~ /\/debian$/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
+[[ -n "$mirror" ]] || { echo "first_command_fresh: no Debian mirror in this machine's apt sources" >&2; exit 2; }
+debootstrap bookworm "$root" "$mirror" >"$log" 2>&1 || { tail "$log" >&2; rm -f "$log"; exit 2; }
 rm -f "$log"
 cp /etc/apt/sources.list.d/debian.sources "$root/etc/apt/sources.list.d/" 2>/dev/null && rm -f "$root/etc/apt/sources.list"
 cp /etc/resolv.conf /etc/hosts "$root/etc/"
@@ -49,8 +56,15 @@ echo "== $(git -C "$repo" log --oneline -1 "$commit")"
 echo "== $cmd"
 # The three parts timed apart: the install, the build, the check (split at the top-level &&).
 IFS='|' read -r install build check <<<"$(sed 's/ && /|/g' <<<"$cmd")"
-in_root bash -c "cd /root/preflight && t0=\$(date +%s) && $install && t1=\$(date +%s) &&
+# The whole command in a bounded time (a hung check must not hold CI); its exit status is this script's.
+rc=0
+in_root timeout "${FRESH_TIMEOUT:-1800}" bash -c "cd /root/preflight && t0=\$(date +%s) && $install && t1=\$(date +%s) &&
   { $build > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; } && t2=\$(date +%s) &&
   $check; rc=\$?; t3=\$(date +%s)
-  echo \"install \$((t1 - t0)) s, build \$((t2 - t1)) s, check \$((t3 - t2)) s, whole command \$((t3 - t0)) s, exit \$rc\""
+  echo \"install \$((t1 - t0)) s, build \$((t2 - t1)) s, check \$((t3 - t2)) s, whole command \$((t3 - t0)) s, exit \$rc\"
+  exit \$rc" || rc=$?
 echo "packages: $before before, $(in_root dpkg -l | grep -c '^ii') after"
+if ((rc != 0)); then
+  echo "first_command_fresh: the README's first command exited $rc on a fresh Debian 12" >&2
+fi
+exit $rc
