@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh --test
 bash ci/check_file_sizes.sh
+bash ci/check_user_docs.sh
 bash ci/check_format.sh
 # Tests and benchmarks ON explicitly: a build folder first configured by the README's first command has them OFF.
 # Line tables only (-g1) instead of RelWithDebInfo's full -g: GCC's debug info never changes the code it generates,
