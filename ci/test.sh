@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh --test
 bash ci/check_file_sizes.sh
+bash ci/check_user_docs.sh
 bash ci/check_format.sh
 # Configure with each optional component off, and with none: a subset that fails to configure fails here.
 bash ci/configure_matrix.sh
