@@ -12,7 +12,8 @@ fail() {
   echo "FAIL: $*"
   exit 1
 }
-commands=$("$PF_BIN" --help | awk '/^SUBCOMMANDS:/ {on = 1; next} on && /^  [a-z]/ {print $1}')
+# CLI11 lists the commands under "Subcommands:", one "  name  summary" line each, up to a blank line.
+commands=$("$PF_BIN" --help | awk 'tolower($0) ~ /^subcommands:/ {on = 1; next} on && NF == 0 {exit} on && /^  [a-z]/ {print $1}')
 [[ -n $commands ]] || fail "no command listed by preflight --help"
 tops=$(cd "$root" && find . -mindepth 1 -maxdepth 1 -type d ! -name '.*' -printf '%f\n' | paste -sd'|')
 checked=0 missing=()
