@@ -30,10 +30,10 @@ std::string timeoutReason(double seconds) { return fmt::format("timed out after 
 
 // What the job's end means for this process's exit code, and for the document.
 JobEnd endOf(int status, int forwarded, const std::string& command, double timeoutSeconds) {
-  if (forwarded) return {128 + forwarded, stopReason(forwarded)};
+  if (forwarded) return {128 + forwarded, stopReason(forwarded), true};
   if (WIFSIGNALED(status)) {
     std::cerr << fmt::format("preflight {}: mpirun ended on {}", command, signalName(WTERMSIG(status))) << std::endl;
-    return {static_cast<int>(ExitCode::kRuntime), "mpirun ended on " + signalName(WTERMSIG(status))};
+    return {static_cast<int>(ExitCode::kRuntime), "mpirun ended on " + signalName(WTERMSIG(status)), true};
   }
   const int code = WEXITSTATUS(status);
   // A rank's watchdog ended the job, maybe not rank 0's: rank 0 then saw only mpirun's SIGTERM.
@@ -51,7 +51,7 @@ JobEnd endOf(int status, int forwarded, const std::string& command, double timeo
               << std::endl;
   else
     std::cerr << fmt::format("preflight {}: {} (exit 3)", command, why) << std::endl;
-  return {static_cast<int>(ExitCode::kRuntime), why};
+  return {static_cast<int>(ExitCode::kRuntime), why, code > 128};
 }
 
 }  // namespace
@@ -134,7 +134,7 @@ std::vector<std::string> amendPartialDocuments(const std::vector<DocumentStamp>&
     try {
       Json doc = Json::parse(readTextFile(path));
       Json& extra = doc["context"]["extra"];
-      if (!extra.value("partial", false) || doc.value("exit_code", -1) == end.code) continue;
+      if (!extra.value("partial", false) || (doc.value("exit_code", -1) == end.code && !end.overrides)) continue;
       const bool timeout = end.code == static_cast<int>(ExitCode::kTimeout);
       const std::string was = extra.value("partial_reason", std::string());
       const std::string now = "partial: " + end.why;

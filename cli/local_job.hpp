@@ -26,6 +26,9 @@ namespace pf::cli {
 struct JobEnd {
   int code = 0;
   std::string why;
+  /// What this process saw is the cause, whatever rank 0 wrote: the signal it forwarded, a rank that died (rank
+  /// 0's own account is then a lost connection or mpirun's SIGTERM), mpirun ended by a signal.
+  bool overrides = false;
 };
 
 /// Runs `args` (mpirun and its arguments) to the end and returns the exit code for this process.
@@ -44,7 +47,8 @@ std::vector<DocumentStamp> stampDocuments(const std::vector<std::string>& paths)
 /// Makes a partial document the ranks left agree with how the job ended: rank 0 only sees mpirun's SIGTERM,
 /// whether the launcher was interrupted (SIGINT), a peer died, or another rank's --timeout ended the job. A
 /// document is changed only when this job wrote it (its time differs from the stamp), it is marked partial, and
-/// its exit_code differs from `end.code`: then exit_code, verdict and the partial reason become the job's.
+/// its exit_code differs from `end.code` or `end.overrides`: then exit_code, verdict and the partial reason
+/// become the job's.
 /// Returns the files changed. Never throws: a file that cannot be read or written is left as it is.
 std::vector<std::string> amendPartialDocuments(const std::vector<DocumentStamp>& stamps, const JobEnd& end);
 
