@@ -87,10 +87,12 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
   }
   std::vector<std::string> named;
   for (const Finding& f : a.findings) named.push_back(fmt::format("{} {}", f.check, fmt::join(f.hosts, "-")));
-  r.message = bad == 0 ? fmt::format(
-                             "{} nodes, {} pairs in {} rounds: every pair within limits (median {:.3f} GB/s, "
-                             "{:.1f} us)",
-                             n, run.rows.size(), run.roundSeconds.size(), a.medianBwGbps, a.medianLatUs)
+  // The rounds as the summary counts them: the tournament's, then any run again for suspects.
+  const std::string rounds =
+      pairRoundsText(r.metrics["rounds"].get<long long>(), r.metrics["confirmation_rounds"].get<long long>());
+  r.message = bad == 0 ? fmt::format("{}, {} in {}: every pair within limits (median {:.3f} GB/s, {:.1f} us)",
+                                     counted(n, "node"), counted(static_cast<long long>(run.rows.size()), "pair"),
+                                     rounds, a.medianBwGbps, a.medianLatUs)
                        : fmt::format("{} of {} pairs outside limits: {}", bad, run.rows.size(), fmt::join(named, "; "));
   if (!a.findings.empty()) r.remedy = a.findings.front().remedy;
   p.rows = std::move(run.rows);

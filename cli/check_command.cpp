@@ -63,8 +63,10 @@ class CheckCommand final : public Command {
   int run(const Invocation& inv) override {
     if (quick_) pairOpts_ = check::quickPairOptions(pairOpts_);
     sweepOpts_.minBytes = 8;
-    sweepOpts_.maxBytes = quick_ ? 512ull << 10 : 4ull << 20;
-    sweepOpts_.stepFactor = quick_ ? 256 : 16;  // quick: 8 B, 2 KiB, 512 KiB; full: 8 B ... 2 MiB in x16 steps
+    // quick: 8 B, 2 KiB, 512 KiB; full: 8 B to 512 KiB in x16 steps (8, 128 B, 2, 32, 512 KiB). The summary
+    // states the sizes from the rows it measured.
+    sweepOpts_.maxBytes = 512ull << 10;
+    sweepOpts_.stepFactor = quick_ ? 256 : 16;
     sweepOpts_.iters = quick_ ? 5 : 20;
     sweepOpts_.warmup = 1;
     sweepOpts_.checkIters = 1;
@@ -93,6 +95,18 @@ class CheckCommand final : public Command {
     report.context.extra["quick"] = quick_;
     report.context.extra["thresholds"] = limits.toJson();
     const std::vector<std::string> hosts = boot.allGather(hostName());
+    // Each phase's results go to the outputs as the phase ends, so a run stopped later (a signal, a dead
+    // peer, --timeout) leaves a partial document with what it had measured. The text views print at end().
+    size_t streamed = 0;  // report.results given to the outputs
+    size_t ahead = 0;     // results given before they join report.results (the all-reduce, the pairs)
+    auto stream = [&] {
+      if (boot.rank() == 0)
+        for (; streamed < report.results.size(); ++streamed) out.result(report.results[streamed]);
+    };
+    auto streamAhead = [&](const Result& r) {
+      if (boot.rank() == 0) out.result(r);
+      ++ahead;
+    };
     std::vector<check::Finding> findings;
     Timer phase;
 
@@ -104,6 +118,7 @@ class CheckCommand final : public Command {
       findings.insert(findings.end(), probes.findings.begin(), probes.findings.end());
       links = probes.links;
       report.phases.push_back({"probes", phase.seconds()});
+      stream();
     }
 
     // 2. A quick all-reduce with correctness on.
@@ -114,6 +129,7 @@ class CheckCommand final : public Command {
       sweep = allReduce(boot, launcher);
       haveSweep = sweep.kind == Kind::kSweep && sweep.status != Status::kSkipped;
       report.phases.push_back({"allreduce", phase.seconds()});
+      streamAhead(sweep);
     }
 
     // 3. The pair matrix.
@@ -125,6 +141,7 @@ class CheckCommand final : public Command {
       pairs = check::runPairsPhase(*engine, boot, hosts, pairOpts_, limits, links, 1);
       findings.insert(findings.end(), pairs.analysis.findings.begin(), pairs.analysis.findings.end());
       report.phases.push_back({"pairs", phase.seconds()});
+      streamAhead(pairs.result);
     }
 
     // 4. The verdict: size-aware all-reduce limits from the pair expectation, the baseline, the summary.
@@ -140,6 +157,7 @@ class CheckCommand final : public Command {
       report.results.push_back(sweep);
     }
     if (!noPairs_) report.results.push_back(pairs.result);
+    streamed += ahead;  // the all-reduce and the pairs went out as their phases ended
     if (!gate_.baselinePath.empty()) {
       auto reg = check::compareWithBaseline(gate_.baseline, pairs.rows, haveSweep ? &sweep : nullptr,
                                             check::bandwidthBoundBytes(pairs.analysis.expected, limits.allreduce),
@@ -151,7 +169,7 @@ class CheckCommand final : public Command {
     report.phases.push_back({"verdict", phase.seconds()});
     report.context.end_time = utcNowIso8601();
     if (boot.rank() == 0) {
-      for (const Result& r : report.results) out.result(r);
+      stream();
       out.end(report);
     }
     boot.barrier();  // keep every rank alive until rank 0 has written (mpirun ends the job on a non-zero exit)

@@ -30,8 +30,20 @@ void CommonOptions::addQuiet(CLI::App& app) {
 }
 
 void CommonOptions::addLocalRanks(CLI::App& app) {
+  // 0 or a negative count used to run one rank and report nonsense figures; it is a usage error (exit 2).
+  const CLI::Validator atLeastOne(
+      [](std::string& value) -> std::string {
+        try {
+          if (std::stoll(value) >= 1) return "";
+        } catch (const std::exception&) {
+          return "";  // not a number: CLI11's own conversion error names it
+        }
+        return "must be 1 or more (the number of ranks to start on this machine), not " + value;
+      },
+      "N>=1");
   app.add_option("--local-ranks", localRanks, "with no launcher, start N ranks on this machine through mpirun")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(atLeastOne);
 }
 
 void CommonOptions::addEnvFile(CLI::App& app, const std::string& what) {
@@ -91,6 +103,13 @@ std::vector<std::string> CommonOptions::writePartial(const std::string& why, Exi
     std::cerr << fmt::format("preflight: cannot write the partial document: {}", e.what()) << std::endl;
     return {};
   }
+}
+
+std::vector<std::string> CommonOptions::documentFiles() const {
+  std::vector<std::string> files;
+  if (!json.empty() && json != "-") files.push_back(json);
+  if (format == "json" && output != "-") files.push_back(output);
+  return files;
 }
 
 Environment CommonOptions::environment() const {

@@ -58,6 +58,9 @@ struct CommonOptions {
   /// Writes the documents so far, marked partial (from another thread); returns the files written, none
   /// when no Outputs is alive or a file cannot be written.
   std::vector<std::string> writePartial(const std::string& why, ExitCode code) const;
+  /// The files the result document goes to (--json FILE, --format json --output FILE): the ones a partial
+  /// document is written to.
+  std::vector<std::string> documentFiles() const;
   /// The environment: --env-file's, or the process's.
   Environment environment() const;
 };

@@ -3,6 +3,7 @@
 #include "launch.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -21,8 +22,9 @@
 
 namespace pf::cli {
 
-std::optional<int> relaunchLocally(int localRanks, const std::string& command, double timeoutSeconds,
-                                   const Invocation& inv, const LauncherEnv& env) {
+std::optional<int> relaunchLocally(const CommonOptions& common, const std::string& command, const Invocation& inv,
+                                   const LauncherEnv& env) {
+  const int localRanks = common.localRanks;
   if (localRanks <= 1) return std::nullopt;
   if (env.spawned) {
     // Already launched: honour the launcher's world instead of nesting mpirun inside it.
@@ -52,17 +54,18 @@ std::optional<int> relaunchLocally(int localRanks, const std::string& command, d
   char self[4096] = {};
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   args.push_back(n > 0 ? std::string(self, static_cast<size_t>(n)) : std::string((*inv.argv)[0]));
-  for (int i = 1; i < *inv.argc; ++i) {
-    std::string a = (*inv.argv)[i];
-    if (a == "--local-ranks") {
-      ++i;  // drop the value too
-      continue;
-    }
-    if (a.rfind("--local-ranks=", 0) == 0) continue;
-    args.push_back(a);
-  }
+  // The arguments as given, --local-ranks too: a launched rank ignores it (it sees the launcher's world of the
+  // same size), and the document's command line, taken from the ranks, then reruns the run as it was typed.
+  for (int i = 1; i < *inv.argc; ++i) args.push_back((*inv.argv)[i]);
   PF_LOG_INFO("launch", "relaunching through {} with {} ranks", PF_MPIEXEC, localRanks);
-  return runLocalJob(args, command, timeoutSeconds);
+  const std::vector<DocumentStamp> stamps = stampDocuments(common.documentFiles());
+  const JobEnd end = runLocalJob(args, command, common.timeoutSeconds);
+  // Rank 0 wrote what it saw (mpirun's SIGTERM); the document says what this process returns.
+  for (const std::string& file : amendPartialDocuments(stamps, end))
+    std::cerr << fmt::format("preflight {}: {}; the document so far is in {} (marked partial, exit {})", command,
+                             end.why, file, end.code)
+              << std::endl;
+  return end.code;
 }
 
 std::unique_ptr<Bootstrap> startBootstrap(const Invocation& inv, const LauncherEnv& env) {
@@ -100,8 +103,7 @@ int runOnRanks(const std::string& command, const Invocation& inv, const CommonOp
                const std::function<int(Bootstrap&, const LauncherEnv&)>& body) {
   Environment env = Environment::fromProcess();
   LauncherEnv launcher = detectLauncher(env);
-  if (std::optional<int> code = relaunchLocally(common.localRanks, command, common.timeoutSeconds, inv, launcher))
-    return *code;
+  if (std::optional<int> code = relaunchLocally(common, command, inv, launcher)) return *code;
   std::unique_ptr<Bootstrap> boot;  // outlives the watchdog, which may call abortAll on it
   Watchdog watchdog(common.timeoutSeconds, command, common, launcher);
   boot = startBootstrap(inv, launcher);
@@ -112,8 +114,13 @@ int runOnRanks(const std::string& command, const Invocation& inv, const CommonOp
   } catch (const UsageError&) {
     throw;  // every rank sees the same bad input and exits 2 on its own
   } catch (const Error& e) {
-    // One rank failed at run time; the others may be waiting in a collective: take the job down with it.
-    std::cerr << fmt::format("preflight {}: rank {} on {}: {}", command, boot->rank(), hostName(), e.what())
+    // One rank failed at run time; the others may be waiting in a collective: take the job down with it. What
+    // rank 0 measured so far is kept, marked partial with this error (a peer that died shows up here too).
+    const std::vector<std::string> files = common.writePartial(e.what(), e.code());
+    std::cerr << fmt::format("preflight {}: rank {} on {}: {}{}", command, boot->rank(), hostName(), e.what(),
+                             files.empty() ? ""
+                                           : fmt::format("; the document so far is in {} (marked partial)",
+                                                         fmt::join(files, ", ")))
               << std::endl;
     boot->abortAll(static_cast<int>(e.code()));
     throw;

@@ -19,12 +19,13 @@
 
 namespace pf::cli {
 
-/// When `localRanks` > 1 and no launcher started us, runs
-/// `mpirun -np localRanks <this binary> <same arguments without --local-ranks>` to its end (runLocalJob) and
-/// returns the exit code for this process, which launched the job and measured nothing itself.
+/// When --local-ranks > 1 and no launcher started us, runs
+/// `mpirun -np N <this binary> <same arguments without --local-ranks>` to its end (runLocalJob) and returns the
+/// exit code for this process, which launched the job and measured nothing itself; a partial document the
+/// ranks left is made to agree with that code (amendPartialDocuments).
 /// Returns nothing when no relaunch is needed. @throws UsageError without MPI.
-std::optional<int> relaunchLocally(int localRanks, const std::string& command, double timeoutSeconds,
-                                   const Invocation& inv, const LauncherEnv& env);
+std::optional<int> relaunchLocally(const CommonOptions& common, const std::string& command, const Invocation& inv,
+                                   const LauncherEnv& env);
 
 /// Starts the bootstrap: MPI when this build has it, else a single local rank.
 /// @throws UsageError when the launcher started N ranks but MPI sees a different world (an MPI mismatch, e.g.

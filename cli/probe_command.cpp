@@ -51,7 +51,7 @@ class ProbeCommand final : public Command {
         "  preflight probe\n"
         "  preflight probe --only net,nccl --json probe.json\n"
         "  mpirun -np 16 --map-by ppr:1:node preflight probe --json all-nodes.json\n"
-        "  preflight probe --sysfs-root tests/fixtures/ib-ndr --env-file job.env --json -");
+        "  preflight probe --sysfs-root tests/fixtures/ib-ndr-8hca --env-file job.env --json -");
   }
 
   int run(const Invocation& inv) override {

@@ -59,6 +59,15 @@ std::string rankOf(const std::filesystem::path& proc) {
 
 }  // namespace
 
+std::string stopReason(int sig) {
+  switch (sig) {
+    case SIGINT: return "interrupted (SIGINT)";
+    case SIGTERM: return "terminated (SIGTERM)";
+    case SIGHUP: return "hung up (SIGHUP)";
+    default: return fmt::format("stopped by signal {} ({})", sig, strsignal(sig));
+  }
+}
+
 void restoreDefaultSignals() {
   // AddressSanitizer catches the crash signals on purpose (its report names the bad access): leave those to it.
   // GCC says so with __SANITIZE_ADDRESS__, Clang with __has_feature.
@@ -111,12 +120,11 @@ void SignalGuard::wait(const std::string& command, int rank, const CommonOptions
   }
   if (n != 1) return;
   const int sig = byte;
-  const std::string name = sig == SIGINT ? "SIGINT" : "SIGTERM";
-  const std::vector<std::string> files = common.writePartial("stopped by " + name, ExitCode::kRuntime);
+  const std::string why = stopReason(sig);
+  const std::vector<std::string> files = common.writePartial(why, static_cast<ExitCode>(128 + sig));
   // Every rank gets mpirun's SIGTERM: rank 0 speaks (and a rank that wrote a file), not all N.
   if (rank == 0 || !files.empty())
-    std::cerr << fmt::format("preflight {}: rank {} on {}: stopped by {}{}", command, rank, hostName(), name,
-                             partialNote(files))
+    std::cerr << fmt::format("preflight {}: rank {} on {}: {}{}", command, rank, hostName(), why, partialNote(files))
               << std::endl;
   std::_Exit(128 + sig);
 }

@@ -66,6 +66,10 @@ class Watchdog {
   std::thread thread_;
 };
 
+/// How a stop by `sig` reads, on stderr and in the document: "interrupted (SIGINT)", "terminated (SIGTERM)",
+/// "hung up (SIGHUP)". The process then exits 128 + `sig`, the document's exit_code too.
+std::string stopReason(int sig);
+
 /// Gives SIGINT, SIGTERM and the crash signals back their default action when a library loaded with us caught
 /// them before main (libinfinipath, through libfabric's PSM provider, does: its handler writes a backtrace file
 /// into the working directory and calls exit(1), so a stop or a crash read as "a check failed", and exit() from a

@@ -13,6 +13,8 @@
 namespace pf::reports {
 namespace {
 
+Status partialStatus(ExitCode code) { return code == ExitCode::kTimeout ? Status::kTimeout : Status::kError; }
+
 class JsonReporter final : public Reporter {
  public:
   void begin(const Context& context, Output&) override { sofar_.context = context; }
@@ -46,11 +48,13 @@ class JsonReporter final : public Reporter {
     snapshot.context.extra["partial_reason"] = message;
     if (running_) {
       Result r = *running_;
-      r.status = Status::kError;
+      r.status = partialStatus(code);
       r.message = message;
       snapshot.results.push_back(std::move(r));
     }
-    snapshot.verdict = Status::kError;
+    // The process's own end: a timeout reads as one (exit 4), a signal as 128 + the signal, anything else as
+    // an error; `preflight report` of this file exits with the same code.
+    snapshot.verdict = partialStatus(code);
     snapshot.exit_code = static_cast<int>(code);
     return toJson(snapshot).dump(2) + "\n";
   }

@@ -36,14 +36,7 @@ class MpiPairEngine final : public PairEngine {
     PF_MPI_CHECK(MPI_Comm_dup(mpi->comm(), &comm_));
   }
 
-  Json info() const override {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    std::string v(version, static_cast<size_t>(len));
-    if (auto nl = v.find('\n'); nl != std::string::npos) v.resize(nl);
-    return Json{{"engine", "mpi"}, {"library", v}, {"buffers", "host"}};
-  }
+  Json info() const override { return Json{{"engine", "mpi"}, {"library", mpiLibraryVersion()}, {"buffers", "host"}}; }
 
   void prepare(int, uint64_t bytes, bool initiator) override {
     buf_.resize(bytes);

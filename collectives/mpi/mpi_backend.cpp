@@ -88,11 +88,8 @@ class MpiBackend final : public Backend {
   }
 
   Json info() const override {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    std::string v(version, static_cast<size_t>(len));
-    if (auto nl = v.find_first_of("\n,"); nl != std::string::npos) v = v.substr(0, nl);
+    std::string v = mpiLibraryVersion();
+    if (auto comma = v.find(','); comma != std::string::npos) v.resize(comma);
     return Json{{"backend", "mpi"}, {"library", v}, {"buffers", "host"}};
   }
 

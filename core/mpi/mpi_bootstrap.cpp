@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -12,6 +13,16 @@
 #include "pf/log.hpp"
 
 namespace pf {
+
+std::string mpiLibraryVersion() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string v(text, static_cast<size_t>(std::clamp(len, 0, MPI_MAX_LIBRARY_VERSION_STRING)));
+  v.resize(std::min(v.find('\0'), v.find('\n')));  // npos for both: the whole text
+  while (!v.empty() && (v.back() == ' ' || v.back() == '\r' || v.back() == '\t')) v.pop_back();
+  return v;
+}
 
 void throwMpiError(int rc, const char* expr, const char* file, int line) {
   char msg[MPI_MAX_ERROR_STRING] = {};

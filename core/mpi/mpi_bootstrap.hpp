@@ -22,6 +22,10 @@ namespace pf {
 
 [[noreturn]] void throwMpiError(int rc, const char* expr, const char* file, int line);
 
+/// The first line of MPI_Get_library_version ("Open MPI v4.1.4, package: ..."). Some MPIs count the
+/// terminating NUL in the length they return; it is not part of the text (a document would carry "\u0000").
+std::string mpiLibraryVersion();
+
 class MpiBootstrap final : public Bootstrap {
  public:
   /// Initialises MPI (if nobody has yet) and duplicates MPI_COMM_WORLD so our traffic never matches a user's.

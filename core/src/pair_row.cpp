@@ -6,6 +6,7 @@
 
 #include "pf/error.hpp"
 #include "pf/json_field.hpp"
+#include "pf/units.hpp"
 
 namespace pf {
 namespace {
@@ -77,6 +78,12 @@ PairRow pairRowFromJson(const Json& j) {
   r.status = statusFromString(field<std::string>(j, "status"));
   r.reason = field<std::string>(j, "reason");
   return r;
+}
+
+std::string pairRoundsText(long long rounds, long long confirmation) {
+  std::string s = counted(rounds, "round");
+  if (confirmation > 0) s += ", then " + counted(confirmation, "confirmation round");
+  return s;
 }
 
 }  // namespace pf

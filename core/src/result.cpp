@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 
 #include "pf/error.hpp"
@@ -111,6 +112,22 @@ Json toJson(const Result& r) {
   return j;
 }
 
+namespace {
+
+// A NUL inside a string (a C buffer copied with its terminator) is no text: the document would carry "\u0000"
+// and a C reader would cut the string there. The sources trim their buffers; this guard keeps any that does
+// not out of every string of the document.
+void dropNuls(Json& j) {
+  if (j.is_string()) {
+    auto& s = j.get_ref<std::string&>();
+    s.erase(std::remove(s.begin(), s.end(), '\0'), s.end());
+  } else if (j.is_structured()) {
+    for (Json& v : j) dropNuls(v);
+  }
+}
+
+}  // namespace
+
 Json toJson(const RunReport& r) {
   Json j;
   j["schema_version"] = r.schema_version;
@@ -132,6 +149,7 @@ Json toJson(const RunReport& r) {
   for (const Phase& p : r.phases) j["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
   j["results"] = Json::array();
   for (const Result& res : r.results) j["results"].push_back(toJson(res));
+  dropNuls(j);
   return j;
 }
 

@@ -72,4 +72,8 @@ std::string humanBytes(uint64_t bytes) {
   return fmt::format("{:.1f} {}", v, kUnits[u]);
 }
 
+std::string counted(long long n, const std::string& one, const std::string& many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many.empty() ? one + "s" : many);
+}
+
 }  // namespace pf

@@ -11,6 +11,7 @@
 
 #include "charts/chart_model.hpp"
 #include "pf/scale_row.hpp"
+#include "pf/units.hpp"
 #include "table_model.hpp"
 
 namespace pf::reports::tables {
@@ -85,7 +86,7 @@ Section capacityPlan(const Result& scale) {
     if (band) v.header.push_back("in band");
     for (const ScaleValidation& x : s.validation) {
       v.rows.push_back({x.allocation.empty() ? std::to_string(x.ranks) : fmt::format("{} ({})", x.ranks, x.allocation),
-                        std::to_string(x.from_ranks) + " ranks",
+                        counted(x.from_ranks, "rank"),
                         banded(us, x.predicted_step_us, x.predicted_step_us_low, x.predicted_step_us_high),
                         us(x.measured_step_us), fmt::format("{:+.1f}%", 100 * x.relative_error)});
       if (band) v.rows.back().push_back(x.inside_band ? (*x.inside_band ? "yes" : "no") : "-");
@@ -94,7 +95,7 @@ Section capacityPlan(const Result& scale) {
   }
 
   if (!s.buckets.empty()) {
-    Table b{"capacity.buckets", fmt::format("Gradient buckets at {} ranks", s.plan_ranks), {}, {}, {}};
+    Table b{"capacity.buckets", "Gradient buckets at " + counted(s.plan_ranks, "rank"), {}, {}, {}};
     b.header = {"bucket", "size", "latency part (us)", "bandwidth part (us)", "bound by"};
     int latencyBound = 0;
     for (std::size_t i = 0; i < s.buckets.size(); ++i) {

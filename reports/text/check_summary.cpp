@@ -15,6 +15,7 @@
 #include "charts/chart_model.hpp"
 #include "pf/pair_row.hpp"
 #include "pf/sweep_row.hpp"
+#include "pf/units.hpp"
 
 namespace pf::reports {
 namespace {
@@ -72,16 +73,24 @@ std::string allReduce(const RunReport& report, const Result* pairs) {
   const std::string head = "all-reduce  " + phaseSeconds(report, "allreduce") + "  ";
   if (sweep->status == Status::kSkipped) return head + "skipped: " + sweep->message + "\n";
   double peak = 0, peakSize = 0;
+  // The sizes it ran, from its rows: the asked-for maximum is often not a step of the sweep (8 B x16 never
+  // reaches 4 MiB).
+  uint64_t smallest = 0, largest = 0;
   for (const Json& j : sweep->rows) {
     const SweepRow row = sweepRowFromJson(j);
     if (row.busbw_gbps > peak) peak = row.busbw_gbps, peakSize = static_cast<double>(row.size_bytes);
+    smallest = smallest == 0 ? row.size_bytes : std::min(smallest, row.size_bytes);
+    largest = std::max(largest, row.size_bytes);
   }
   const int ranks = sweep->params.value("ranks", 0);
-  std::string out =
-      head + fmt::format("peak busbw {:.2f} GB/s at {} on {} ranks ({} to {}), {}\n", peak,
-                         charts::binarySize(peakSize), ranks, charts::binarySize(sweep->params.value("min_bytes", 0.0)),
-                         charts::binarySize(sweep->params.value("max_bytes", 0.0)),
-                         sweep->metrics.value("wrong_total", 0) == 0 ? "all data correct" : "WRONG DATA");
+  const std::string sizes = sweep->rows.empty() ? "no size measured"
+                            : smallest == largest
+                                ? charts::binarySize(static_cast<double>(smallest))
+                                : fmt::format("{} to {}", charts::binarySize(static_cast<double>(smallest)),
+                                              charts::binarySize(static_cast<double>(largest)));
+  std::string out = head + fmt::format("peak busbw {:.2f} GB/s at {} on {} ({}), {}\n", peak,
+                                       charts::binarySize(peakSize), counted(ranks, "rank"), sizes,
+                                       sweep->metrics.value("wrong_total", 0) == 0 ? "all data correct" : "WRONG DATA");
   // The expectation is the pair test's (a ring all-reduce cannot beat its slowest link).
   const std::optional<double> expected = pairs ? number(pairs->metrics, "expected_gbps") : std::nullopt;
   const double from = sweep->params.value("bandwidth_bound_from_bytes", 0.0);
@@ -106,8 +115,10 @@ std::string pairMatrix(const RunReport& report, const Result* pairs) {
   for (const PairRow& r : rows)
     if (!slowest || bw(r) < bw(*slowest)) slowest = &r;
   const double median = number(pairs->metrics, "median_bw_gbps").value_or(0);
-  std::string out = head + fmt::format("{} pairs in {} rounds, median {:.3f} GB/s", rows.size(),
-                                       pairs->metrics.value("rounds", 0), median);
+  std::string out = head + fmt::format("{} in {}", counted(static_cast<long long>(rows.size()), "pair"),
+                                       pairRoundsText(pairs->metrics.value("rounds", 0),
+                                                      pairs->metrics.value("confirmation_rounds", 0)));
+  out += fmt::format(", median {:.3f} GB/s", median);
   if (slowest)
     out += fmt::format("; slowest {}-{} {:.3f} GB/s ({:.0f}% of the median)", slowest->host_a, slowest->host_b,
                        bw(*slowest), median > 0 ? 100 * bw(*slowest) / median : 0.0);

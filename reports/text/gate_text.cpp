@@ -11,6 +11,7 @@
 
 #include "check_summary.hpp"
 #include "pf/pair_row.hpp"
+#include "pf/units.hpp"
 #include "text_view.hpp"
 
 namespace pf::reports {
@@ -72,9 +73,9 @@ std::string summary(const RunReport& report, bool strict, bool quiet) {
     if (!r.remedy.empty()) out += fmt::format("      remedy: {}\n", r.remedy);
   }
   // The exit code inside the brackets: scripts and prologs read "failing: <nodes>" at the end of this line.
-  std::string head = fmt::format("preflight {}: {} ({} nodes, {} ranks, exit {})", report.context.command,
-                                 report.exit_code == 0 ? "PASS" : "FAIL", report.context.node_count,
-                                 report.context.world_size, report.exit_code);
+  std::string head = fmt::format("preflight {}: {} ({}, {}, exit {})", report.context.command,
+                                 report.exit_code == 0 ? "PASS" : "FAIL", counted(report.context.node_count, "node"),
+                                 counted(report.context.world_size, "rank"), report.exit_code);
   std::set<std::string> links;
   for (const auto& hosts : failingLinks) {
     bool covered = false;

@@ -67,15 +67,32 @@ finish() {
   top=""
   echo "exit $rc after ${took} s"
 }
-# partial_json FILE: a whole JSON document flagged partial, never a truncated file.
+# partial_json FILE CODE REASON: a whole JSON document flagged partial (never a truncated file) that tells the
+# end the process had: exit_code CODE, verdict "timeout" for 4 and "error" otherwise, a partial_reason matching
+# the regex REASON; and `preflight report FILE` exits CODE too.
 partial_json() {
-  "$PF_PYTHON" - "$1" << 'PY' || fail "$1 is not a whole document flagged partial"
-import json, sys
+  "$PF_PYTHON" - "$1" "$2" "$3" << 'PY' || fail "$1 is not a whole document flagged partial, exit $2, '$3'"
+import json, re, sys
 d = json.load(open(sys.argv[1]))
-assert d["context"]["extra"].get("partial") is True, d["context"]
-assert d["verdict"] == "error" and d["exit_code"] in (3, 4), (d["verdict"], d["exit_code"])
-print("document:", sum(len(r.get("rows", [])) for r in d["results"]), "rows,", d["context"]["extra"]["partial_reason"])
+code, reason = int(sys.argv[2]), sys.argv[3]
+extra = d["context"]["extra"]
+assert extra.get("partial") is True, d["context"]
+assert d["exit_code"] == code, ("exit_code", d["exit_code"], "expected", code)
+assert d["verdict"] == ("timeout" if code == 4 else "error"), ("verdict", d["verdict"])
+assert re.search(reason, extra["partial_reason"]), ("partial_reason", extra["partial_reason"], "expected", reason)
+print("document:", sum(len(r.get("rows", [])) for r in d["results"]), "rows, exit", d["exit_code"], d["verdict"],
+      extra["partial_reason"])
 PY
+  timeout 30 "$PF_BIN" report "$1" > /dev/null 2>&1
+  local rc=$?
+  [[ $rc -eq $2 ]] || fail "preflight report $1 exits $rc, expected $2 as the document says"
+}
+# solo ARGS...: preflight ARGS as one process, no launcher, in the background; sets top once it runs.
+solo() {
+  setsid timeout -s KILL 120 "$PF_BIN" "$@" > "$work/out.txt" 2> "$work/err.txt" &
+  top=$!
+  waitfor 20 pgrep -P "$top" > /dev/null || fail "preflight did not start"
+  launcher=$(pgrep -P "$top")
 }
 # tiny_tmpfs DIR ro|rw: a 16 KiB tmpfs at DIR, unmounted on exit; skips the case (77) where it cannot be had.
 tiny_tmpfs() {
@@ -120,12 +137,15 @@ case "$1" in
     grep -q "a rank died on signal 9 (Killed)" "$work/err.txt" || fail "no preflight line on the dead rank"
     # The survivor rank 0 writes the sweep's document so far; a killed rank 0 leaves its last snapshot. (The
     # others write theirs only at the end, or were killed before measuring: no file, or a whole one.)
+    # A killed rank 0 leaves its last snapshot ("the run did not finish"); a survivor rank 0 sees only
+    # mpirun's SIGTERM, and the launcher makes its document say what happened, with the launcher's exit code.
+    died='^partial: (a rank died on signal 9 \(Killed\)|the run did not finish)$'
     if [[ $cmd == sweep ]]; then
-      partial_json "$work/r.json"
-      [[ $rank -eq 0 ]] || grep -q "stopped by SIGTERM; the document so far is in" "$work/err.txt" ||
+      partial_json "$work/r.json" 3 "$died"
+      [[ $rank -eq 0 ]] || grep -q "terminated (SIGTERM); the document so far is in" "$work/err.txt" ||
         fail "rank 0 did not say where the partial document is"
     else
-      [[ ! -e $work/r.json ]] || partial_json "$work/r.json"
+      [[ ! -e $work/r.json ]] || partial_json "$work/r.json" 3 "$died"
     fi
     ;;
   stop)  # stop RANK: SIGSTOP one rank; --timeout ends the job with exit 4, naming the stopped rank
@@ -139,7 +159,9 @@ case "$1" in
     "$PF_PYTHON" -c "import sys; sys.exit(float(sys.argv[1]) > 25)" "$took" || fail "took $took s to end"
     grep -q "rank $other on $host: timed out after 10 s (--timeout); stuck: rank $rank (pid ${ranks[$rank]}) on $host is stopped" \
       "$work/err.txt" || fail "no message naming the stopped rank $rank"
-    if [[ $rank -ne 0 || -e $work/r.json ]]; then partial_json "$work/r.json"; fi
+    if [[ $rank -ne 0 || -e $work/r.json ]]; then
+      partial_json "$work/r.json" 4 '^partial: timed out after 10 s \(--timeout\)$'
+    fi
     ;;
   stop-all)  # every rank stopped: no watchdog can run, the launcher ends the job 10 s after --timeout, exit 4
     start "${sweep[@]}" --timeout 5
@@ -150,7 +172,7 @@ case "$1" in
     [[ $rc -eq 4 ]] || fail "exit code $rc, expected 4"
     "$PF_PYTHON" -c "import sys; sys.exit(float(sys.argv[1]) > 30)" "$took" || fail "took $took s to end"
     grep -q "the ranks had not ended 10 s after --timeout 5: stopping mpirun" "$work/err.txt" || fail "no message"
-    partial_json "$work/r.json"
+    partial_json "$work/r.json" 4 '^partial: timed out after 5 s \(--timeout\)$'
     ;;
   signal)  # signal INT|TERM: to the launcher; it exits 130 or 143 and the ranks leave the partial document
     sig=$2
@@ -162,8 +184,56 @@ case "$1" in
     want=$([[ $sig == INT ]] && echo 130 || echo 143)
     [[ $rc -eq $want ]] || fail "exit code $rc, expected $want"
     "$PF_PYTHON" -c "import sys; sys.exit(float(sys.argv[1]) > 15)" "$took" || fail "took $took s to end"
-    partial_json "$work/r.json"
-    grep -q "the document so far is in $work/r.json (marked partial)" "$work/err.txt" || fail "no message"
+    # mpirun turns SIGINT into SIGTERM for the ranks: the launcher's code and words are the document's.
+    reason=$([[ $sig == INT ]] && echo 'interrupted \(SIGINT\)' || echo 'terminated \(SIGTERM\)')
+    partial_json "$work/r.json" "$want" "^partial: $reason\$"
+    grep -q "the document so far is in $work/r.json (marked partial" "$work/err.txt" || fail "no message"
+    ;;
+  timeout)  # --timeout with two ranks: exit 4, and the document says timeout, exit 4, whichever rank fired
+    start "${sweep[@]}" --timeout 4
+    t0=$(now)
+    finish
+    [[ $rc -eq 4 ]] || fail "exit code $rc, expected 4"
+    partial_json "$work/r.json" 4 '^partial: timed out after 4 s \(--timeout\)$'
+    ;;
+  solo)  # solo INT|TERM|timeout: one process, no launcher; exit 130, 143 or 4, and the document says the same
+    what=$2
+    if [[ $what == timeout ]]; then
+      solo "${sweep[@]}" --timeout 3
+      want=4 reason='timed out after 3 s \(--timeout\)'
+    else
+      solo "${sweep[@]}"
+      want=$((128 + $(kill -l "$what")))
+      reason=$([[ $what == INT ]] && echo 'interrupted \(SIGINT\)' || echo 'terminated \(SIGTERM\)')
+      waitfor 60 grep -q "^ *8 " "$work/out.txt" || fail "no row measured within 60 s"
+      kill -"$what" "$launcher"
+    fi
+    t0=$(now)
+    finish
+    [[ $rc -eq $want ]] || fail "exit code $rc, expected $want"
+    partial_json "$work/r.json" "$want" "^partial: $reason\$"
+    ;;
+  check-dies)  # rank 1 of a check killed at moments through the run: rank 0 leaves its document so far
+    # A check on one host lasts about a second, and where in it a kill lands cannot be seen from outside: kill
+    # at several delays, and require that a kill which ended the run after rank 0 had begun its document left
+    # one with the phases done so far, exit 3, saying a rank died; at least one such kill must land.
+    hit=0
+    for delay in 0.3 0.6 0.9 1.2 1.5 2 2.5; do
+      rm -f "$work/r.json"
+      start check --json "$work/r.json"
+      sleep "$delay"
+      t0=$(now)
+      kill -KILL "${ranks[1]}" 2> /dev/null
+      finish
+      [[ $rc -eq 0 ]] && continue  # it had finished first
+      [[ $rc -eq 3 ]] || fail "exit code $rc after a kill at $delay s, expected 3"
+      [[ -e $work/r.json ]] || continue  # killed before rank 0 began its document
+      partial_json "$work/r.json" 3 '^partial: a rank died on signal 9 \(Killed\)$'
+      "$PF_PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not d['results'])" "$work/r.json" &&
+        hit=$((hit + 1))
+    done
+    [[ $hit -gt 0 ]] || fail "no kill left a partial document holding a finished phase: nothing was tested"
+    echo "$hit kills left a partial document with results"
     ;;
   unwritable)  # a read-only output location: exit 2 before anything is measured
     if [[ $(id -u) -eq 0 ]]; then
@@ -191,7 +261,7 @@ case "$1" in
     grep -q "cannot write '$work/full/r.json': No space left on device (the previous file" "$work/err.txt" ||
       fail "no message"
     # Unchanged, or (when a snapshot still fitted) a whole partial document: never a truncated file.
-    grep -qx '{"previous": true}' "$work/full/r.json" || partial_json "$work/full/r.json"
+    grep -qx '{"previous": true}' "$work/full/r.json" || partial_json "$work/full/r.json" 3 '^partial: '
     [[ -z $(ls -A "$work/full" | grep -v -x -e filler -e r.json) ]] || fail "left behind: $(ls -A "$work/full")"
     ;;
   *) fail "unknown case $1" ;;

@@ -39,6 +39,17 @@ case "$1" in
     # No -w given: nccl-tests' default of 5 warm-up iterations (issue 15, defect 8: it used to be 1).
     "$PF_PYTHON" -c "import json,sys; d=json.load(open('$work/r.json')); sys.exit(d['results'][0]['params']['warmup_iters']!=5)" \
       || fail "the default warm-up is not 5 iterations"
+    # No NUL in any string (the MPI library version once ended in \u0000).
+    ! grep -q 'u0000' "$work/r.json" || fail "a string of the document holds a NUL: $(grep -m1 'u0000' "$work/r.json")"
+    # The command line the document saved reruns the run: --local-ranks is in it, so the rerun has 3 ranks too.
+    mapfile -d '' argv < <("$PF_PYTHON" -c "import json,sys
+d = json.load(open(sys.argv[1]))['context']['argv']
+d[d.index('--json') + 1] = sys.argv[2]
+sys.stdout.write(''.join(x + chr(0) for x in d))" "$work/r.json" "$work/again.json")
+    [[ " ${argv[*]} " == *" --local-ranks 3 "* ]] || fail "the saved command line lacks --local-ranks 3: ${argv[*]}"
+    timeout 60 "${argv[@]}" > /dev/null || fail "the saved command line exited $?: ${argv[*]}"
+    "$PF_PYTHON" -c "import json,sys; d=json.load(open('$work/again.json')); sys.exit(d['context']['world_size']!=3)" \
+      || fail "the rerun of the saved command line did not have 3 ranks"
     ;;
   mismatch)  # a launcher says 4 ranks, MPI sees 1: the nccl-tests "all ranks say Rank 0" mistake
     out=$(PMI_RANK=0 PMI_SIZE=4 timeout 30 "$PF_BIN" sweep all_reduce -b 8 -e 8 2>&1)

@@ -38,4 +38,9 @@ Json toJson(const PairRow& r);
 /// @throws UsageError naming the missing or mistyped field.
 PairRow pairRowFromJson(const Json& j);
 
+/// How the pair matrix's rounds read, the same in the result's message and the check summary: "3 rounds",
+/// "3 rounds, then 1 confirmation round". `rounds` is the tournament's (metrics.rounds), `confirmation` the
+/// rounds run again for suspects (metrics.confirmation_rounds).
+std::string pairRoundsText(long long rounds, long long confirmation);
+
 }  // namespace pf

@@ -38,6 +38,10 @@ std::string fitNumber(double v, int width);
 /// Human-readable size with binary suffix ("16 MiB").
 std::string humanBytes(uint64_t bytes);
 
+/// A count with its noun in the right number: counted(1, "node") is "1 node", counted(2, "node") "2 nodes".
+/// @param many the plural when it is not `one` + "s" ("matches")
+std::string counted(long long n, const std::string& one, const std::string& many = "");
+
 }  // namespace pf
 
 template <>

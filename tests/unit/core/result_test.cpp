@@ -128,5 +128,24 @@ TEST(Result, KindNamesRoundTrip) {
   EXPECT_EQ(worst(Status::kFail, Status::kTimeout), Status::kTimeout);
 }
 
+TEST(Result, NoStringOfTheDocumentCarriesANul) {
+  // A C buffer copied with its terminator (MPI_Get_library_version's length counts it in some MPIs) must not
+  // reach the document as "\u0000", wherever the string sits.
+  using namespace std::string_literals;
+  RunReport r;
+  r.context.extra["engine"] = Json{{"library", "Open MPI v4.1.4\0"s}, {"list", Json::array({"a\0b"s})}};
+  r.context.argv = {"preflight\0"s};
+  Result res;
+  res.key = "k";
+  res.message = "done\0"s;
+  r.results.push_back(res);
+  const Json j = toJson(r);
+  EXPECT_EQ(j.dump().find("\\u0000"), std::string::npos) << j.dump();
+  EXPECT_EQ(j["context"]["extra"]["engine"]["library"], "Open MPI v4.1.4");
+  EXPECT_EQ(j["context"]["extra"]["engine"]["list"][0], "ab");
+  EXPECT_EQ(j["context"]["argv"][0], "preflight");
+  EXPECT_EQ(j["results"][0]["message"], "done");
+}
+
 }  // namespace
 }  // namespace pf

@@ -50,5 +50,12 @@ TEST(HumanBytes, UsesBinarySuffixes) {
   EXPECT_EQ(fmt::format("{}", GBps{12.345}), "12.35 GB/s");
 }
 
+TEST(Counted, SaysOneWithoutAnS) {
+  EXPECT_EQ(counted(1, "node"), "1 node");
+  EXPECT_EQ(counted(0, "node"), "0 nodes");
+  EXPECT_EQ(counted(2, "rank"), "2 ranks");
+  EXPECT_EQ(counted(3, "match", "matches"), "3 matches");
+}
+
 }  // namespace
 }  // namespace pf

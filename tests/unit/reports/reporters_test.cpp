@@ -126,17 +126,21 @@ TEST(Reporters, PartialWriterWritesTheRunningResultAtOnceAndNothingOnceGone) {
     testing::internal::GetCapturedStdout();
     write = out.partialWriter();
     // The signal or --timeout thread: only the file output is written, and it has the row measured so far.
-    EXPECT_EQ(write("stopped by SIGTERM", ExitCode::kRuntime), std::vector<std::string>{path});
+    // A signal's document carries the process's exit code, 128 + the signal, so `report` of it exits the same.
+    EXPECT_EQ(write("terminated (SIGTERM)", static_cast<ExitCode>(143)), std::vector<std::string>{path});
     RunReport partial = readReport(path);
     ASSERT_EQ(partial.results.size(), 1u);
     EXPECT_EQ(partial.results[0].rows.size(), 1u);
-    EXPECT_EQ(partial.results[0].message, "partial: stopped by SIGTERM");
-    EXPECT_EQ(partial.context.extra.value("partial_reason", ""), "partial: stopped by SIGTERM");
+    EXPECT_EQ(partial.results[0].message, "partial: terminated (SIGTERM)");
+    EXPECT_EQ(partial.context.extra.value("partial_reason", ""), "partial: terminated (SIGTERM)");
+    EXPECT_EQ(partial.exit_code, 143);
+    EXPECT_EQ(partial.verdict, Status::kError);
     out.result(r.results[0]);
     EXPECT_EQ(write("timed out", ExitCode::kTimeout), std::vector<std::string>{path});
     partial = readReport(path);
     EXPECT_EQ(partial.exit_code, 4);
-    EXPECT_EQ(partial.results.size(), 1u);  // the finished result, no running one after it
+    EXPECT_EQ(partial.verdict, Status::kTimeout);  // a timeout reads as one, not as an error
+    EXPECT_EQ(partial.results.size(), 1u);         // the finished result, no running one after it
     EXPECT_EQ(partial.results[0].rows.size(), 2u);
   }
   EXPECT_TRUE(write("late", ExitCode::kRuntime).empty());  // the Outputs has gone: nothing is written
