@@ -17,6 +17,7 @@
 #include "gather.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
+#include "profile/node_profile.hpp"
 
 namespace pf::check {
 namespace {
@@ -34,16 +35,23 @@ Finding toFinding(const Result& r, const std::string& check) {
 
 }  // namespace
 
-ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv&, const Environment& env, bool quick) {
+std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& path) {
+  return std::make_shared<const probes::NodeProfile>(probes::loadNodeProfile(path));
+}
+
+ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv&, const Environment& env, bool quick,
+                         const ProbeInput& input) {
   ProbePhase phase;
   phase.available = true;
-  probes::SystemView view("/", env, true);
+  // Only the live root may call libraries: a captured tree has files, not devices.
+  probes::SystemView view(input.root.empty() ? "/" : input.root, env, input.root.empty());
   probes::ProbeOptions opt;
   // The gate must take seconds: always skip the slow measurements here, whatever --quick says about the rest.
   opt.quick = true;
   (void)quick;
   std::vector<Result> local = probes::runProbes(view, opt);
-  auto gathered = probes::gatherResults(boot, hostName(), local);
+  if (input.profile) local.push_back(probes::judgeNodeProfile(probes::readNodeFacts(view), *input.profile));
+  auto gathered = probes::gatherResults(boot, input.root.empty() ? hostName() : probes::nodeName(view), local);
   if (boot.rank() != 0) return phase;
 
   // Several ranks on one node probe the same node: report a finding once per node, probe and message.

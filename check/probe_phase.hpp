@@ -7,6 +7,8 @@
 // records the phase as skipped and says why: never a silent pass).
 #pragma once
 
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "expectation.hpp"
@@ -15,7 +17,21 @@
 #include "pf/environment.hpp"
 #include "pf/launcher_env.hpp"
 
+namespace pf::probes {
+struct NodeProfile;
+}
+
 namespace pf::check {
+
+/// What the phase reads besides the live node: a captured tree (--sysfs-root) and a node profile (--profile).
+struct ProbeInput {
+  std::string root;                                    ///< empty = the live node
+  std::shared_ptr<const probes::NodeProfile> profile;  ///< null = no profile to judge against
+};
+
+/// Reads the node profile at `path` (before any rank starts). @throws UsageError naming the file, the key and
+/// what to change; also when this build has no probes to judge with
+std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& path);
 
 struct ProbePhase {
   std::vector<Result> results;    ///< the probes' own results (rank 0 holds every node's)
@@ -25,6 +41,8 @@ struct ProbePhase {
 };
 
 /// Runs the probes on every rank (a collective call) and gathers them. @param quick skip slow probes
-ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv& launcher, const Environment& env, bool quick);
+/// A node that misses or degrades what the profile requires gets a failing "probe.profile" finding.
+ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv& launcher, const Environment& env, bool quick,
+                         const ProbeInput& input = {});
 
 }  // namespace pf::check

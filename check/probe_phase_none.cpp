@@ -2,11 +2,18 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The probe phase in a build without the probes component.
+#include "pf/error.hpp"
 #include "probe_phase.hpp"
 
 namespace pf::check {
 
-ProbePhase runProbePhase(Bootstrap&, const LauncherEnv&, const Environment&, bool) {
+std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& path) {
+  throw UsageError("--profile " + path +
+                   ": this preflight was built without the probes component, which judges "
+                   "a node against a profile; build it from a tree that has probes/");
+}
+
+ProbePhase runProbePhase(Bootstrap&, const LauncherEnv&, const Environment&, bool, const ProbeInput&) {
   ProbePhase p;
   Result r;
   r.key = "check.probes";

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
+
 #include "allreduce_verdict.hpp"
 #include "backend.hpp"
 #include "baseline.hpp"
@@ -44,6 +46,10 @@ class CheckCommand final : public Command {
                  "the fast gate for prologs: all-reduce at 3 sizes x 5 iterations, short pair bursts (pairs --quick)");
     app.add_option("--engine", engine_, "pair engine: mpi, or nccl in builds with NCCL")->capture_default_str();
     app.add_flag("--no-probes", noProbes_, "skip the probe phase");
+    app.add_option("--profile", profilePath_,
+                   "fail every node that misses or degrades what this node profile requires (docs/probe.md)");
+    app.add_option("--sysfs-root", probeInput_.root,
+                   "probe a captured tree rooted at DIR instead of / (files only, no libraries)");
     app.add_flag("--no-allreduce", noAllReduce_, "skip the all-reduce phase");
     app.add_flag("--no-pairs", noPairs_, "skip the pair matrix");
     gate_.addOptions(app,
@@ -57,6 +63,7 @@ class CheckCommand final : public Command {
         "Examples:\n"
         "  srun -N $SLURM_NNODES --ntasks-per-node=1 preflight check --quick || exit 1\n"
         "  mpirun -np 4 --map-by ppr:1:node preflight check --json check.json --junit check.xml\n"
+        "  srun -N $SLURM_NNODES --ntasks-per-node=1 preflight check --quick --profile h100-node.toml\n"
         "  preflight check --quick --format prometheus --output /var/lib/node_exporter/textfile/preflight.prom");
   }
 
@@ -76,6 +83,12 @@ class CheckCommand final : public Command {
       throw UsageError(fmt::format("pair engine '{}' is not in this build: use one of {}, or --no-pairs", engine_,
                                    fmt::join(Registry<PairEngine>::instance().keys(), ", ")));
     gate_.load();
+    if (!probeInput_.root.empty() && !std::filesystem::is_directory(probeInput_.root))
+      throw UsageError(
+          fmt::format("--sysfs-root: '{}' is not a directory; give the root of a captured tree", probeInput_.root));
+    if (noProbes_ && (!profilePath_.empty() || !probeInput_.root.empty()))
+      throw UsageError("--no-probes excludes --profile and --sysfs-root: they are read by the probe phase");
+    if (!profilePath_.empty()) probeInput_.profile = check::loadCheckProfile(profilePath_);
     return runOnRanks("check", inv, gate_.common, [&](Bootstrap& boot, const LauncherEnv& launcher) {
       return gate(boot, launcher, engine.get(), inv);
     });
@@ -113,7 +126,7 @@ class CheckCommand final : public Command {
     // 1. Probes: what each node has and how it is configured.
     std::vector<check::NodeLinks> links;
     if (!noProbes_) {
-      check::ProbePhase probes = check::runProbePhase(boot, launcher, env, quick_);
+      check::ProbePhase probes = check::runProbePhase(boot, launcher, env, quick_, probeInput_);
       for (Result& r : probes.results) report.results.push_back(std::move(r));
       findings.insert(findings.end(), probes.findings.begin(), probes.findings.end());
       links = probes.links;
@@ -199,7 +212,8 @@ class CheckCommand final : public Command {
   }
 
   bool quick_ = false, noProbes_ = false, noAllReduce_ = false, noPairs_ = false;
-  std::string engine_ = "mpi";
+  std::string engine_ = "mpi", profilePath_;
+  check::ProbeInput probeInput_;
   check::PairOptions pairOpts_;
   collectives::SweepOptions sweepOpts_;
   GateCli gate_;

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "command.hpp"
 #include "common_options.hpp"
@@ -19,6 +21,7 @@
 #include "pf/verdict.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
+#include "profile/node_profile.hpp"
 
 namespace pf::cli {
 namespace {
@@ -38,6 +41,10 @@ class ProbeCommand final : public Command {
     common_.addOutputs(app);
     common_.addLocalRanks(app);
     common_.addTimeout(app);
+    app.add_option("--profile", profilePath_,
+                   "judge every node against this node profile (TOML, docs/probe.md \"Node profiles\")");
+    app.add_option("--emit-profile", emitPath_,
+                   "write the profile of this node (a known-good one) to FILE, for --profile on the others");
     app.add_flag("--quick", quick_, "skip measurements that take more than ~100 ms (p2p copy bandwidth)");
     common_.addStrict(app);
     app.add_flag("--list", list_, "list the probes and exit");
@@ -51,7 +58,9 @@ class ProbeCommand final : public Command {
         "  preflight probe\n"
         "  preflight probe --only net,nccl --json probe.json\n"
         "  mpirun -np 16 --map-by ppr:1:node preflight probe --json all-nodes.json\n"
-        "  preflight probe --sysfs-root tests/fixtures/ib-ndr-8hca --env-file job.env --json -");
+        "  preflight probe --sysfs-root tests/fixtures/ib-ndr-8hca --env-file job.env --json -\n"
+        "  preflight probe --emit-profile h100-node.toml      # on a known-good node\n"
+        "  srun -N 64 --ntasks-per-node=1 preflight probe --profile h100-node.toml");
   }
 
   int run(const Invocation& inv) override {
@@ -66,6 +75,8 @@ class ProbeCommand final : public Command {
       throw UsageError(fmt::format("--sysfs-root: '{}' is not a directory; give the root of a captured tree", root_));
     // Read the view first so a bad --env-file or --only is reported before any rank is launched.
     probes::SystemView view = makeView();
+    if (!profilePath_.empty()) profile_ = probes::loadNodeProfile(profilePath_);
+    checkEmitPath();
     for (const auto& o : only_)
       if (!registry.contains(o))
         throw UsageError(
@@ -84,6 +95,11 @@ class ProbeCommand final : public Command {
     opt.quick = quick_;
     opt.firstOnNode = launcher.local_rank == 0;
     std::vector<Result> local = probes::runProbes(view, opt, only_);
+    if (profile_ || !emitPath_.empty()) {
+      const probes::NodeFacts facts = probes::readNodeFacts(view);
+      if (profile_) local.push_back(probes::judgeNodeProfile(facts, *profile_));
+      if (!emitPath_.empty() && boot.rank() == 0) emitProfile(facts);
+    }
     report.phases.push_back({"probes", timer.seconds()});
     auto gathered = probes::gatherResults(boot, probes::nodeName(view), local);
     if (boot.rank() != 0) return 0;
@@ -108,6 +124,25 @@ class ProbeCommand final : public Command {
     return report.exit_code;
   }
 
+  // Refused before any probe runs: a folder that does not exist, or a path that is a folder.
+  void checkEmitPath() const {
+    if (emitPath_.empty()) return;
+    const std::filesystem::path p(emitPath_);
+    const std::filesystem::path dir = p.parent_path().empty() ? "." : p.parent_path();
+    if (emitPath_ == "-" || std::filesystem::is_directory(p) || !std::filesystem::is_directory(dir))
+      throw UsageError(
+          fmt::format("--emit-profile: cannot write '{}': give a file name in an existing folder", emitPath_));
+  }
+
+  // The profile of rank 0's node, written atomically; parts that differ from their peers are named on stderr.
+  void emitProfile(const probes::NodeFacts& facts) const {
+    std::vector<std::string> notes;
+    const probes::NodeProfile p = probes::profileFromFacts(facts, notes);
+    writeFileAtomic(emitPath_, probes::profileToToml(p, facts.host));
+    for (const auto& n : notes) std::cerr << "preflight probe --emit-profile: " << n << "\n";
+    std::cerr << fmt::format("preflight probe: wrote the profile of {} to {}\n", facts.host, emitPath_);
+  }
+
   probes::SystemView makeView() const {
     if (root_.empty() && common_.envFile.empty()) return probes::SystemView::live();
     Environment env = common_.envFile.empty() ? (root_.empty() ? Environment::fromProcess() : Environment())
@@ -117,7 +152,8 @@ class ProbeCommand final : public Command {
   }
 
   std::vector<std::string> only_;
-  std::string root_;
+  std::string root_, profilePath_, emitPath_;
+  std::optional<probes::NodeProfile> profile_;
   bool quick_ = false, list_ = false;
   CommonOptions common_;
 };
