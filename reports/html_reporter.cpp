@@ -26,8 +26,7 @@ constexpr const char* kStyle =
     "td,th{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top;font-size:.9em}"
     ".facts td{overflow-wrap:anywhere}.scroll{overflow-x:auto}@media(max-width:600px){td,th{padding:.15em .25em}}"
     "pre{background:#f6f6f6;padding:.7em;overflow-x:auto;font-size:.8em}"
-    "svg.chart{width:100%;max-width:680px;display:block;margin:1em 0}"
-    "svg.heatmap{width:100%;max-width:420px;display:block;margin:1em 0}"
+    "svg.chart,svg.heatmap{width:100%;height:auto;display:block;margin:1em 0}"
     "caption{text-align:left;font-weight:bold;padding:.3em 0}.note{font-size:.85em;color:#555}"
     "@media print{pre{white-space:pre-wrap}}";
 
@@ -87,7 +86,7 @@ class HtmlReporter final : public Reporter {
         s += "</ul>\n";
       }
     }
-    for (const auto& chart : set.charts) s += html::svgChart(chart);
+    for (const auto& chart : set.charts) s += html::svgChart(chart);  // secondary ones follow their main ones
     s += "<h2>Results</h2>\n<table><tr><th>status</th><th>result</th><th>host</th><th>message, remedy and "
          "evidence</th></tr>\n";
     for (const Result& res : r.results) {

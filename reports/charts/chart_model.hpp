@@ -20,11 +20,21 @@ namespace pf::reports::charts {
 
 enum class Scale { kLinear, kLog2, kLog10 };
 
+/// One labelled tick: where it sits (a data value) and what it reads ("1 KiB", "30 ms", "1.5M", "0").
+struct Tick {
+  double value = 0;
+  std::string label;
+};
+
 struct Axis {
   std::string title;  ///< "message size", "bus bandwidth"
-  std::string unit;   ///< "bytes", "GB/s", "us", "ranks", ""
+  std::string unit;   ///< "bytes", "GB/s", "us", "ranks", "samples/s", "%", ""
   Scale scale = Scale::kLinear;
   bool binarySuffix = false;  ///< tick labels as 1 KiB, 2 MiB (sizes)
+  // Set by fitAxes (every chart the builders below return is fitted), so that every drawing shows the same axis:
+  double lo = 0, hi = 0;      ///< the range drawn: every point, error bar and tick lies inside it
+  std::vector<Tick> ticks{};  ///< 4 to 8 positions with their labels (fewer only where the data leave no room)
+  bool fitted() const { return hi > lo; }
 };
 
 struct Point {
@@ -45,6 +55,7 @@ struct Series {
   Style style = Style::kLine;
   bool predicted = false;  ///< from the model, not measured: drawn differently, always labelled
   std::vector<Point> points;
+  bool regression = false;  ///< the points a gate flagged (compare): drawn as alarm markers (red), not joined
 };
 
 struct Chart {
@@ -52,14 +63,19 @@ struct Chart {
   std::string title;
   Axis x, y;
   std::vector<Series> series;
+  bool secondary = false;  ///< the detail behind a main chart (algbw, in-place): folded away / one click away
 };
 
-/// A node x node matrix (the pair test): cells hold % of the expected bandwidth, null where no pair ran.
+/// A node x node matrix (the pair test), null where no pair ran.
 struct Heatmap {
   std::string id, title, unit;
   std::vector<std::string> nodes;
-  std::vector<std::vector<std::optional<double>>> cells;  ///< [row][column], symmetric
+  std::vector<std::vector<std::optional<double>>> cells;  ///< [row][column], symmetric: the pair's % of expected
   std::vector<std::string> failing;                       ///< "node2" or "node0-node3", with the reason
+  /// [sender][receiver]: the bandwidth measured in that direction, GB/s (a->b in row a, b->a in row b).
+  std::vector<std::vector<std::optional<double>>> gbps{};
+  std::optional<double> expected_gbps{};  ///< what the analysis expected of a pair (the colour scale's green end)
+  double scale_max_gbps = 0;              ///< the colour scale's top: the expected bandwidth, or the largest measured
 };
 
 struct ChartSet {
@@ -70,14 +86,32 @@ struct ChartSet {
 /// Every chart the document supports, in the order a report shows them.
 ChartSet chartsFor(const RunReport& report);
 
-/// Busbw and algbw against size, and time against size, per (type, op), for a result of kind sweep.
+/// Per (type, op): busbw and time against size, out-of-place (the main charts), then the secondary charts (busbw
+/// in-place, algbw, iteration p50; time in-place), for a result of kind sweep.
 std::vector<Chart> sweepCharts(const Result& sweep);
+/// The same with several sweep results of one collective overlaid: one line per run, named "KEY: busbw ...".
+std::vector<Chart> sweepCharts(const std::vector<const Result*>& runs);
 /// E(N), throughput, step time (measured and predicted) and where step time goes, for a result of kind scale.
 std::vector<Chart> scaleCharts(const Result& scale);
 /// BASE and every NEW overlaid, and the change against size, for comparison results of one BASE result.
 std::vector<Chart> compareCharts(const std::vector<const Result*>& group);
 /// The pair matrix of a result of kind pairs.
 Heatmap pairHeatmap(const Result& pairs);
+
+/// Sets each axis's scale, range and ticks from the chart's points: a y axis (and a linear x axis) whose
+/// positive values span more than two decades becomes log10 (never for stacked bars or values at or below zero);
+/// linear bandwidth-like axes start at zero; ticks are 4-8 nice values labelled by tickLabel.
+void fitAxes(Chart& chart);
+/// A value as a tick reads it, SI-scaled by the axis's unit: sizes 1024-based (8 B, 1 KiB), times in us/ms/s
+/// (500 us, 1.5 ms), other units k/M/G for large numbers (1.5M); never e-notation, never "-0". `magnitude`
+/// (the largest |tick| of a linear axis) picks one time unit for the whole axis; 0 picks it per value.
+std::string tickLabel(double value, const Axis& axis, double magnitude = 0);
+/// The axis title a reader needs beside those labels: "step time" (the ticks say ms), "bus bandwidth (GB/s)".
+std::string axisTitle(const Axis& axis);
+/// A number without e-notation: up to `significant` digits, trailing zeros dropped, "0" for zero (never "-0").
+std::string plainNumber(double value, int significant = 3);
+/// The legend entry of a series: its name, with " (predicted)" added only where the name does not say it.
+std::string legendName(const Series& series);
 
 /// Tick positions of a log2 axis covering [lo, hi]: powers of two, at most `maxTicks` (every k-th power).
 std::vector<double> log2Ticks(double lo, double hi, int maxTicks = 12);

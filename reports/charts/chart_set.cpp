@@ -2,10 +2,12 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // Which charts a document gets, in the order a report shows them: comparisons first (grouped by the BASE
-// result they compare), then each sweep's, scaling run's and pair matrix's own.
+// result they compare), then each sweep's (the sweeps of one collective overlaid, one line per run), scaling
+// run's and pair matrix's own.
 #include <algorithm>
 
 #include "chart_model.hpp"
+#include "pf/sweep_row.hpp"
 
 namespace pf::reports::charts {
 
@@ -24,9 +26,21 @@ ChartSet chartsFor(const RunReport& report) {
     auto c = compareCharts(group);
     set.charts.insert(set.charts.end(), c.begin(), c.end());
   }
+  // Sweeps of one collective share charts, placed where the first of them comes.
+  std::vector<std::pair<std::string, std::vector<const Result*>>> sweeps;
+  for (const Result& r : report.results) {
+    if (r.kind != Kind::kSweep) continue;
+    const std::string collective = sweepParamsFromJson(r.params).collective;
+    auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const auto& g) { return g.first == collective; });
+    if (it == sweeps.end()) it = sweeps.insert(sweeps.end(), {collective, {}});
+    it->second.push_back(&r);
+  }
   for (const Result& r : report.results) {
     if (r.kind == Kind::kSweep) {
-      auto c = sweepCharts(r);
+      const std::string collective = sweepParamsFromJson(r.params).collective;
+      auto it = std::find_if(sweeps.begin(), sweeps.end(), [&](const auto& g) { return g.first == collective; });
+      if (it->second.front() != &r) continue;  // drawn with the first run of its collective
+      auto c = sweepCharts(it->second);
       set.charts.insert(set.charts.end(), c.begin(), c.end());
     } else if (r.kind == Kind::kScale) {
       auto c = scaleCharts(r);

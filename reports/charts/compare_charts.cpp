@@ -6,6 +6,8 @@
 //            disagrees with the table), and the change of the judged figure against size, signed so that + is
 //            better (busbw up, time down), with the limit below which a size regressed as a line;
 //   scaling  throughput against world size, BASE and each NEW.
+// The sizes (world sizes) compare flagged as regressions are a series of their own on both charts, marked as
+// alarms, so that a regression is seen without reading the table.
 // Pair comparisons are tables only: pairs have no order to draw a line through.
 #include <map>
 
@@ -35,7 +37,7 @@ std::vector<Chart> compareCharts(const std::vector<const Result*>& group) {
                {}};
   std::map<std::string, Series> baseLines;  // one BASE line per subject (e.g. "float sum")
   for (const Result* r : group) {
-    std::map<std::string, Series> lines, changes;
+    std::map<std::string, Series> lines, changes, flagged, flaggedChange;
     for (const Json& j : r->rows) {
       const ComparisonRow row = comparisonRowFromJson(j);
       if (!sweep && row.metric != "throughput_sps") continue;
@@ -50,12 +52,23 @@ std::vector<Chart> compareCharts(const std::vector<const Result*>& group) {
       line.points.push_back({row.x, v, {}, {}});
       auto& ch = changes[subject];
       if (ch.name.empty()) ch = {row.new_label + subject, Style::kMarkers, false, {}};
-      ch.points.push_back({row.x, row.higher_is_better ? row.change_pct : -row.change_pct, {}, {}});
+      const double better = row.higher_is_better ? row.change_pct : -row.change_pct;
+      ch.points.push_back({row.x, better, {}, {}});
+      if (row.regressed) {
+        auto& f = flagged[subject];
+        if (f.name.empty()) f = {"regressed: " + row.new_label + subject, Style::kMarkers, false, {}, true};
+        f.points.push_back({row.x, v, {}, {}});
+        auto& fc = flaggedChange[subject];
+        if (fc.name.empty()) fc = {"regressed: " + row.new_label + subject, Style::kMarkers, false, {}, true};
+        fc.points.push_back({row.x, better, {}, {}});
+      }
     }
     if (r == group.front())
       for (auto& [s, series] : baseLines) level.series.push_back(series);
     for (auto& [s, series] : lines) level.series.push_back(std::move(series));
     for (auto& [s, series] : changes) change.series.push_back(std::move(series));
+    for (auto& [s, series] : flagged) level.series.push_back(std::move(series));
+    for (auto& [s, series] : flaggedChange) change.series.push_back(std::move(series));
   }
   out.push_back(std::move(level));
   if (sweep && !change.series.empty()) {
@@ -64,6 +77,7 @@ std::vector<Chart> compareCharts(const std::vector<const Result*>& group) {
     change.series.push_back({"regression limit", Style::kIdeal, false, {{lo, -limit, {}, {}}, {hi, -limit, {}, {}}}});
     out.push_back(std::move(change));
   }
+  for (Chart& c : out) fitAxes(c);
   return out;
 }
 

@@ -97,6 +97,7 @@ std::vector<Chart> scaleCharts(const Result& scale) {
   parts.series = {std::move(compute), std::move(exposed), std::move(rest)};
 
   out = {std::move(eff), std::move(thr), std::move(step), std::move(parts)};
+  for (Chart& c : out) fitAxes(c);
   return out;
 }
 

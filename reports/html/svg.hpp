@@ -2,8 +2,9 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // Inline SVG from the chart model (reports/charts/): our own drawing, so a report opens offline with nothing
-// to load. Axes carry titles and units, log2 size axes binary-suffix labels; every point has an SVG <title>
-// with its values, which browsers show on hover; predicted series are dashed and say "predicted" in the legend.
+// to load. Axes, ranges and tick labels are the model's (charts::fitAxes); charts are as wide as the page (a
+// viewBox drawn at width 100%), legends wrap below the plot so no entry is cut, regressions are red markers;
+// every point has an SVG <title> with its values, which browsers show on hover; predicted series are dashed.
 #pragma once
 
 #include <string>

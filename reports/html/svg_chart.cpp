@@ -13,46 +13,58 @@ namespace pf::reports::html {
 namespace {
 
 using charts::Scale;
+using charts::Style;
 
-constexpr double kWidth = 680, kHeight = 360, kLeft = 70, kRight = 210, kTop = 30, kBottom = 50;
-constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                                   "#8c564b", "#17becf", "#e377c2", "#7f7f7f", "#bcbd22"};
+// A wide viewBox drawn at the page's width (width 100%): about 1:1 on a 1,000 px page, so 11 px text stays 11 px.
+constexpr double kWidth = 960, kLeft = 84, kRight = 24, kTop = 34, kPlotHeight = 300;
+constexpr double kLegendRow = 18, kCharWidth = 6.8;  // sans-serif 11 px: an upper bound of the mean glyph width
+// No red among the series' colours: red marks regressions only.
+constexpr const char* kColors[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+                                   "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#393b79"};
 constexpr size_t kColorCount = sizeof(kColors) / sizeof(kColors[0]);
+constexpr const char* kAlarm = "#d62728";
 
-struct Range {
-  double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-  void add(double v, Scale s) {
-    if (s != Scale::kLinear && !(v > 0)) return;  // a log axis cannot place zero or below
-    lo = std::min(lo, v);
-    hi = std::max(hi, v);
-  }
-  bool empty() const { return lo > hi; }
+std::string valueText(double v, const charts::Axis& a) {
+  if (a.unit == "us" || a.binarySuffix) return charts::tickLabel(v, a);
+  return charts::plainNumber(v, 4) + (a.unit.empty() ? "" : " " + a.unit);
+}
+
+struct LegendEntry {
+  std::string name, color;
+  bool marker = false, dashed = false, block = false;
 };
 
-std::string number(double v) { return fmt::format("{:.4g}", v); }
-
-std::string tickLabel(double v, const charts::Axis& a) { return a.binarySuffix ? charts::binarySize(v) : number(v); }
-
-std::vector<double> ticks(const Range& r, const charts::Axis& a) {
-  if (a.scale == Scale::kLog2) return charts::log2Ticks(r.lo, r.hi, 8);
-  std::vector<double> t;
-  if (a.scale == Scale::kLog10) {
-    for (double e = std::floor(std::log10(r.lo)); e <= std::ceil(std::log10(r.hi)); ++e) t.push_back(std::pow(10, e));
-    return t;
+// Entries left to right, wrapped onto as many rows as they need below the plot: nothing is cut.
+std::string drawLegend(const std::vector<LegendEntry>& entries, double top, double& height) {
+  std::string svg;
+  double x = kLeft, y = top;
+  for (const LegendEntry& e : entries) {
+    const double w = 24 + kCharWidth * static_cast<double>(e.name.size()) + 18;
+    if (x > kLeft && x + w > kWidth - kRight) {
+      x = kLeft;
+      y += kLegendRow;
+    }
+    if (e.block)
+      svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"{}\"/>", x, y - 9, e.color);
+    else if (e.marker)
+      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\"/>", x + 7, y - 4, e.color);
+    else
+      svg += fmt::format("<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"{}/>", x,
+                         x + 18, y - 4, y - 4, e.color, e.dashed ? " stroke-dasharray=\"5 3\"" : "");
+    svg += fmt::format("<text class=\"lg\" x=\"{}\" y=\"{}\">{}</text>\n", x + 24, y, escape(e.name));
+    x += w;
   }
-  // Linear: a step of 1, 2 or 5 times a power of ten, about four of them over the range (0, 0.5, 1, 1.5...).
-  const double raw = (r.hi - r.lo) / 4, mag = std::pow(10, std::floor(std::log10(raw > 0 ? raw : 1)));
-  const double step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
-  for (double v = std::ceil(r.lo / step) * step; v <= r.hi + step * 1e-9; v += step) t.push_back(v);
-  return t;
+  height = y - top + kLegendRow;
+  return svg;
 }
 
 }  // namespace
 
 const char* const kChartCss =
-    ".plot{fill:none;stroke:#999}.grid{stroke:#eee}.band{opacity:.25}text{font-size:11px;font-family:sans-serif}"
+    ".plot{fill:none;stroke:#999}.grid{stroke:#eee}.zero{stroke:#333;stroke-width:1.5}.band{opacity:.25}"
+    "text{font-size:11px;font-family:sans-serif}.alarm{stroke:#fff;stroke-width:1.5}"
     ".ct{font-size:14px;font-weight:bold}.tx{text-anchor:middle}.ty{text-anchor:end}.xt,.yt{text-anchor:middle}"
-    ".cv{text-anchor:middle;font-size:10px}";
+    ".cv{text-anchor:middle;font-size:10px}.cl{text-anchor:middle}";
 
 std::string standaloneSvg(const std::string& svg) {
   const std::size_t open = svg.find('>');
@@ -83,130 +95,103 @@ double project(double value, double lo, double hi, Scale scale, double pixels) {
   return (f(value) - f(lo)) / (f(hi) - f(lo)) * pixels;
 }
 
-std::string svgChart(const charts::Chart& c) {
-  Range x, y;
-  std::map<double, double> stacked;  // the height of each stack of bars: the axis must hold the whole stack
-  for (const auto& s : c.series)
-    for (const auto& p : s.points) {
-      x.add(p.x, c.x.scale);
-      y.add(s.style == charts::Style::kStacked ? (stacked[p.x] += p.y) : p.y, c.y.scale);
-      if (p.low) y.add(*p.low, c.y.scale);
-      if (p.high) y.add(*p.high, c.y.scale);
-    }
-  if (!stacked.empty() && !x.empty()) {  // bars are drawn around their x: leave half a step on either side
-    if (c.x.scale == Scale::kLinear) {
-      const double pad = std::max(0.5, (x.hi - x.lo) * 0.05);
-      x.lo -= pad;
-      x.hi += pad;
-    } else {
-      x.lo /= 1.4142;
-      x.hi *= 1.4142;
-    }
+std::string svgChart(const charts::Chart& chart) {
+  charts::Chart c = chart;
+  if (!c.x.fitted() || !c.y.fitted()) charts::fitAxes(c);  // a chart built by hand (tests) still gets its axes
+  const double w = kWidth - kLeft - kRight, h = kPlotHeight, bottom = kTop + h;
+  std::string body;
+  body += fmt::format("<text x=\"{}\" y=\"20\" class=\"ct\">{}</text>\n", kLeft, escape(c.title));
+  if (!c.x.fitted() || !c.y.fitted()) {
+    body += fmt::format("<text x=\"{}\" y=\"{}\">no data</text>", kLeft, kTop + h / 2);
+    return fmt::format(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"{}\" viewBox=\"0 0 {} {}\" "
+        "width=\"100%\" role=\"img\"><title>{}</title>\n{}</svg>\n",
+        escape(c.id), kWidth, bottom + 50, escape(c.title), body);
   }
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
-      "<title>{}</title>\n",
-      escape(c.id), kWidth, kHeight, escape(c.title));
-  svg += fmt::format("<text x=\"{}\" y=\"18\" class=\"ct\">{}</text>\n", kLeft, escape(c.title));
-  if (x.empty() || y.empty()) return svg + "<text x=\"70\" y=\"180\">no data</text></svg>\n";
-  if (c.y.scale == Scale::kLinear) y.lo = std::min(0.0, y.lo);  // bandwidths and efficiencies start at zero
-  const double w = kWidth - kLeft - kRight, h = kHeight - kTop - kBottom;
-  auto px = [&](double v) { return kLeft + project(v, x.lo, x.hi, c.x.scale, w); };
-  auto py = [&](double v) { return kTop + h - project(v, y.lo, y.hi, c.y.scale, h); };
-  svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n", kLeft, kTop, w, h);
-  for (double t : ticks(x, c.x))
-    if (t >= x.lo && t <= x.hi)
-      svg += fmt::format(
-          "<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/><text class=\"tx\" "
-          "x=\"{0:.1f}\" y=\"{3}\">{4}</text>\n",
-          px(t), kTop, kTop + h, kTop + h + 16, escape(tickLabel(t, c.x)));
-  for (double t : ticks(y, c.y))
-    if (t >= y.lo && t <= y.hi)
-      svg += fmt::format(
-          "<line class=\"grid\" x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\"/><text class=\"ty\" "
-          "x=\"{3}\" y=\"{2:.1f}\">{4}</text>\n",
-          kLeft, kLeft + w, py(t), kLeft - 6, escape(tickLabel(t, c.y)));
-  auto axisTitle = [](const charts::Axis& a) { return a.unit.empty() ? a.title : a.title + " (" + a.unit + ")"; };
-  svg += fmt::format("<text class=\"xt\" x=\"{}\" y=\"{}\">{}</text>\n", kLeft + w / 2, kHeight - 8,
-                     escape(axisTitle(c.x)));
-  svg += fmt::format("<text class=\"yt\" transform=\"translate(14 {}) rotate(-90)\">{}</text>\n", kTop + h / 2,
-                     escape(axisTitle(c.y)));
+  auto px = [&](double v) { return kLeft + project(v, c.x.lo, c.x.hi, c.x.scale, w); };
+  auto py = [&](double v) { return bottom - project(v, c.y.lo, c.y.hi, c.y.scale, h); };
+  auto placeable = [&](double v, const charts::Axis& a) { return a.scale == Scale::kLinear || v > 0; };
+  body += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"plot\"/>\n", kLeft, kTop, w, h);
+  for (const charts::Tick& t : c.x.ticks)
+    body += fmt::format(
+        "<line class=\"grid\" x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\"/><text class=\"tx\" "
+        "x=\"{0:.1f}\" y=\"{3}\">{4}</text>\n",
+        px(t.value), kTop, bottom, bottom + 16, escape(t.label));
+  for (const charts::Tick& t : c.y.ticks)
+    body += fmt::format(
+        "<line class=\"grid\" x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\"/><text class=\"ty\" "
+        "x=\"{3}\" y=\"{4:.1f}\">{5}</text>\n",
+        kLeft, kLeft + w, py(t.value), kLeft - 6, py(t.value) + 4, escape(t.label));
+  if (c.y.scale == Scale::kLinear && c.y.lo < 0 && c.y.hi > 0)  // where a change turns from better to worse
+    body += fmt::format("<line class=\"zero\" x1=\"{}\" x2=\"{}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>\n", kLeft, kLeft + w,
+                        py(0), py(0));
+  body += fmt::format("<text class=\"xt\" x=\"{}\" y=\"{}\">{}</text>\n", kLeft + w / 2, bottom + 34,
+                      escape(charts::axisTitle(c.x)));
+  body += fmt::format("<text class=\"yt\" transform=\"translate(14 {}) rotate(-90)\">{}</text>\n", kTop + h / 2,
+                      escape(charts::axisTitle(c.y)));
+  std::vector<LegendEntry> legend;
   std::map<double, double> stackTop;  // stacked bars: where the next segment starts at each x
-  for (size_t i = 0; i < c.series.size(); ++i) {
-    const charts::Series& s = c.series[i];
-    const char* color = kColors[i % kColorCount];
-    const std::string name = s.predicted ? s.name + " (predicted)" : s.name;
-    const std::string dash = s.predicted || s.style == charts::Style::kIdeal ? " stroke-dasharray=\"6 4\"" : "";
-    if (s.style == charts::Style::kBand) {
+  size_t colorIndex = 0;
+  for (const charts::Series& s : c.series) {
+    const std::string color = s.regression ? kAlarm : kColors[colorIndex++ % kColorCount];
+    const std::string name = charts::legendName(s);
+    const bool dashed = s.predicted || s.style == Style::kIdeal;
+    const std::string dash = dashed ? " stroke-dasharray=\"6 4\"" : "";
+    auto hover = [&](const charts::Point& p) {
+      return escape(name + ": " + valueText(p.y, c.y) + " at " + charts::tickLabel(p.x, c.x));
+    };
+    if (s.style == Style::kBand) {
       std::string upper, lower;
       for (const auto& p : s.points) {
-        if (!p.low || !p.high) continue;
+        if (!p.low || !p.high || !placeable(*p.low, c.y) || !placeable(p.x, c.x)) continue;
         upper += fmt::format("{:.1f},{:.1f} ", px(p.x), py(*p.high));
         lower = fmt::format("{:.1f},{:.1f} ", px(p.x), py(*p.low)) + lower;
       }
-      svg += fmt::format("<polygon class=\"band\" fill=\"{}\" points=\"{}{}\"><title>{}</title></polygon>\n", color,
-                         upper, lower, escape(name));
-    } else if (s.style == charts::Style::kStacked) {
+      body += fmt::format("<polygon class=\"band\" fill=\"{}\" points=\"{}{}\"><title>{}</title></polygon>\n", color,
+                          upper, lower, escape(name));
+    } else if (s.style == Style::kStacked) {
       for (const auto& p : s.points) {
         const double base = stackTop[p.x], top = base + p.y;
         stackTop[p.x] = top;
-        svg += fmt::format(
-            "<rect fill=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"18\" height=\"{:.1f}\"><title>{}: {} {} at "
-            "{}</title></rect>\n",
-            color, px(p.x) - 9, py(top), std::max(0.0, py(base) - py(top)), escape(name), number(p.y), escape(c.y.unit),
-            escape(tickLabel(p.x, c.x)));
+        body += fmt::format(
+            "<rect fill=\"{}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"24\" height=\"{:.1f}\"><title>{}</title></rect>\n",
+            color, px(p.x) - 12, py(top), std::max(0.0, py(base) - py(top)), hover(p));
       }
     } else {
       std::string line;
-      for (const auto& p : s.points) line += fmt::format("{:.1f},{:.1f} ", px(p.x), py(p.y));
-      if (s.style != charts::Style::kMarkers)
-        svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\"/>\n", color, dash,
-                           line);
+      for (const auto& p : s.points)
+        if (placeable(p.x, c.x) && placeable(p.y, c.y)) line += fmt::format("{:.1f},{:.1f} ", px(p.x), py(p.y));
+      if (s.style != Style::kMarkers)
+        body += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\"/>\n", color, dash,
+                            line);
       for (const auto& p : s.points) {
-        if (p.low && p.high)
-          svg += fmt::format("<line stroke=\"{}\" x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>\n", color,
-                             px(p.x), px(p.x), py(*p.low), py(*p.high));
-        if (s.style != charts::Style::kIdeal)
-          svg += fmt::format(
-              "<circle fill=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"><title>{}: {} {} at {}</title></circle>\n",
-              color, px(p.x), py(p.y), escape(name), number(p.y), escape(c.y.unit), escape(tickLabel(p.x, c.x)));
+        if (!placeable(p.x, c.x) || !placeable(p.y, c.y)) continue;
+        const double x = px(p.x);
+        if (p.low && p.high && placeable(*p.low, c.y))  // error bar with caps
+          body += fmt::format(
+              "<path stroke=\"{0}\" fill=\"none\" d=\"M{1:.1f},{2:.1f}V{3:.1f}M{4:.1f},{2:.1f}H{5:.1f}M{4:.1f},{3:.1f}"
+              "H{5:.1f}\"/>\n",
+              color, x, py(*p.low), py(*p.high), x - 3, x + 3);
+        if (s.regression)
+          body += fmt::format(
+              "<circle class=\"alarm\" fill=\"{}\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"6\"><title>{}</title></circle>\n",
+              color, x, py(p.y), hover(p));
+        else if (s.style != Style::kIdeal)
+          body += fmt::format("<circle fill=\"{}\"{} cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\"><title>{}</title></circle>\n",
+                              s.predicted ? "#fff" : color, s.predicted ? " stroke=\"" + color + "\"" : "", x, py(p.y),
+                              hover(p));
       }
     }
-    svg += fmt::format(
-        "<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"3\" fill=\"{}\"/><text class=\"lg\" x=\"{}\" "
-        "y=\"{}\">{}</text>\n",
-        kLeft + w + 10, kTop + 10 + 16 * i, color, kLeft + w + 26, kTop + 14 + 16 * i, escape(name));
+    legend.push_back(
+        {name, color, s.style == Style::kMarkers, dashed, s.style == Style::kStacked || s.style == Style::kBand});
   }
-  return svg + "</svg>\n";
-}
-
-std::string svgHeatmap(const charts::Heatmap& hm) {
-  const size_t n = hm.nodes.size();
-  const double cell = 36, left = 110, top = 40;
-  const double width = std::max(left + cell * static_cast<double>(n) + 20, 330.0);
-  std::string svg = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"heatmap\" id=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\">"
-      "<title>{}</title>\n<text x=\"4\" y=\"18\" class=\"ct\">{}</text>\n",
-      escape(hm.id), width, top + cell * static_cast<double>(n) + 20, escape(hm.title), escape(hm.title));
-  for (size_t i = 0; i < n; ++i) {
-    svg += fmt::format("<text class=\"ty\" x=\"{}\" y=\"{}\">{}</text>\n", left - 6, top + cell * i + cell / 2 + 4,
-                       escape(hm.nodes[i]));
-    for (size_t j = 0; j < n; ++j) {
-      const auto& v = hm.cells[i][j];
-      // 100% of expected is green, 0% red; above 100% stays green. Cells without a pair are grey.
-      const double f = v ? std::clamp(*v / 100.0, 0.0, 1.0) : 0;
-      const std::string fill = v ? fmt::format("hsl({:.0f},70%,55%)", 120 * f) : std::string("#ddd");
-      svg += fmt::format(
-          "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{} - {}: {}</title>"
-          "</rect>\n",
-          left + cell * j, top + cell * i, cell - 2, cell - 2, fill, escape(hm.nodes[i]), escape(hm.nodes[j]),
-          v ? fmt::format("{:.0f}% of expected", *v) : std::string("no pair"));
-      if (v)
-        svg += fmt::format("<text class=\"cv\" x=\"{}\" y=\"{}\">{:.0f}</text>\n", left + cell * j + cell / 2 - 1,
-                           top + cell * i + cell / 2 + 4, *v);
-    }
-  }
-  return svg + "</svg>\n";
+  double legendHeight = 0;
+  body += drawLegend(legend, bottom + 58, legendHeight);
+  const double height = bottom + 58 + legendHeight;
+  return fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart{}\" id=\"{}\" viewBox=\"0 0 {} {}\" width=\"100%\" "
+      "role=\"img\"><title>{}</title>\n{}</svg>\n",
+      c.secondary ? " secondary" : "", escape(c.id), kWidth, height, escape(c.title), body);
 }
 
 }  // namespace pf::reports::html

@@ -43,23 +43,43 @@ Result sweep() {
 
 TEST(ChartModel, SweepSeriesAreTheRowsValues) {
   auto charts = sweepCharts(sweep());
-  ASSERT_EQ(charts.size(), 2u);  // bandwidth and time for (float, sum)
+  ASSERT_EQ(charts.size(), 4u);  // busbw and time out-of-place, then the secondary bandwidth and time charts
   const Chart& bw = charts[0];
   EXPECT_EQ(bw.id, "sweep.all_reduce.float.sum.bandwidth");
   EXPECT_EQ(bw.x.scale, Scale::kLog2);
   EXPECT_TRUE(bw.x.binarySuffix);
+  EXPECT_FALSE(bw.secondary);
+  ASSERT_EQ(bw.series.size(), 1u);  // one line per run and measure: busbw out-of-place
   const Series& busbw = bw.series[0];
   EXPECT_EQ(busbw.name, "busbw out-of-place");
   ASSERT_EQ(busbw.points.size(), 2u);
   EXPECT_DOUBLE_EQ(busbw.points[1].x, 4096);
   EXPECT_DOUBLE_EQ(busbw.points[1].y, 1.5 * 4096 / 10e3);
-  // The band from per-iteration times: busbw x time / t, the fastest iteration the highest bandwidth.
-  const Series& band = bw.series[2];
-  EXPECT_EQ(band.style, Style::kBand);
-  EXPECT_DOUBLE_EQ(*band.points[0].high, busbw.points[0].y * 10 / 8);
-  EXPECT_DOUBLE_EQ(*band.points[0].low, busbw.points[0].y * 10 / 20);
+  // Error bars from per-iteration times: busbw x time / t, the fastest iteration the highest bandwidth.
+  EXPECT_DOUBLE_EQ(*busbw.points[0].high, busbw.points[0].y * 10 / 8);
+  EXPECT_DOUBLE_EQ(*busbw.points[0].low, busbw.points[0].y * 10 / 20);
+  EXPECT_EQ(charts[1].id, "sweep.all_reduce.float.sum.time");
   EXPECT_EQ(charts[1].y.scale, Scale::kLog10);
-  EXPECT_DOUBLE_EQ(*charts[1].series[1].points[0].high, 20);
+  EXPECT_DOUBLE_EQ(*charts[1].series[0].points[0].high, 20);
+  // The rest, named once each, in a secondary chart.
+  EXPECT_TRUE(charts[2].secondary);
+  std::vector<std::string> names;
+  for (const Series& s : charts[2].series) names.push_back(s.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"busbw in-place", "algbw out-of-place", "algbw in-place",
+                                             "busbw p50 out-of-place", "busbw p50 in-place"}));
+  EXPECT_EQ(charts[3].series.at(0).name, "time in-place");
+}
+
+TEST(ChartModel, SweepsOfOneCollectiveAreOverlaidOneLinePerRun) {
+  Result a = sweep(), b = sweep();
+  b.key = "sweep.all_reduce.f2";
+  RunReport report;
+  report.results = {a, b};
+  const ChartSet set = chartsFor(report);
+  ASSERT_EQ(set.charts.size(), 4u);
+  ASSERT_EQ(set.charts[0].series.size(), 2u);
+  EXPECT_EQ(set.charts[0].series[0].name, "sweep.all_reduce: busbw out-of-place");
+  EXPECT_EQ(set.charts[0].series[1].name, "sweep.all_reduce.f2: busbw out-of-place");
 }
 
 TEST(ChartModel, SeveralPassesDrawTheMedianPass) {
@@ -145,6 +165,86 @@ TEST(ChartModel, PairHeatmapIsSymmetricAndNamesFailures) {
   EXPECT_EQ(h.failing[0], "fail node0-node2: slow");
 }
 
+TEST(ChartModel, PairHeatmapKeepsBothDirectionsInGBps) {
+  Result r;
+  r.kind = Kind::kPairs;
+  PairRow row;
+  row.node_a = 0;
+  row.node_b = 1;
+  row.host_a = "a";
+  row.host_b = "b";
+  row.bw_a_to_b_gbps = 6.46;
+  row.bw_b_to_a_gbps = 3.37;
+  row.expected_gbps = 5;
+  r.rows.push_back(toJson(row));
+  const Heatmap h = pairHeatmap(r);
+  EXPECT_DOUBLE_EQ(*h.gbps[0][1], 6.46);  // row = sender
+  EXPECT_DOUBLE_EQ(*h.gbps[1][0], 3.37);
+  EXPECT_DOUBLE_EQ(h.scale_max_gbps, 5);
+}
+
+Axis fitted(Axis a, std::vector<double> ys, bool stacked = false) {
+  Chart c{"t", "t", {"world size", "ranks", Scale::kLog2, false}, std::move(a), {}};
+  Series s{"s", stacked ? Style::kStacked : Style::kMarkers, false, {}};
+  for (double y : ys) s.points.push_back({s.points.size() + 1.0, y, {}, {}});
+  c.series.push_back(s);
+  fitAxes(c);
+  return c.y;
+}
+
+std::vector<std::string> labels(const Axis& a) {
+  std::vector<std::string> out;
+  for (const Tick& t : a.ticks) out.push_back(t.label);
+  return out;
+}
+
+using Labels = std::vector<std::string>;
+
+TEST(Ticks, SiScaledLabelsNeverInENotation) {
+  const Axis thr = fitted({"throughput", "samples/s"}, {1e6, 2e6});
+  EXPECT_EQ(thr.scale, Scale::kLinear);
+  EXPECT_EQ(labels(thr), (Labels{"0", "0.5M", "1M", "1.5M", "2M"}));
+  EXPECT_EQ(labels(fitted({"step time", "us"}, {9360, 30000})),
+            (Labels{"0", "5 ms", "10 ms", "15 ms", "20 ms", "25 ms", "30 ms"}));
+  EXPECT_EQ(labels(fitted({"bw", "GB/s"}, {0.4, 5.3})), (Labels{"0", "1", "2", "3", "4", "5", "6"}));
+  EXPECT_EQ(labels(fitted({"time", "us", Scale::kLog10}, {20, 200})), (Labels{"20 us", "50 us", "100 us", "200 us"}));
+  EXPECT_EQ(plainNumber(-0.0), "0");
+  EXPECT_EQ(plainNumber(1234567), "1234567");
+  EXPECT_EQ(plainNumber(0.000123), "0.000123");
+  EXPECT_EQ(tickLabel(3e4, {"t", "us"}), "30 ms");
+  EXPECT_EQ(tickLabel(1.5 * 1024 * 1024, {"size", "bytes", Scale::kLog2, true}), "1.5 MiB");
+}
+
+TEST(Ticks, ChangesAroundZeroHaveNoMinusZero) {
+  const Axis change = fitted({"change", "%"}, {-76, 78});
+  EXPECT_EQ(labels(change), (Labels{"-100", "-50", "0", "50", "100"}));
+  EXPECT_EQ(labels(fitted({"change", "%"}, {-0.0, 100})), (Labels{"0", "20", "40", "60", "80", "100"}));
+}
+
+TEST(Ticks, LogAxisPastTwoDecades) {
+  const Axis bw = fitted({"bw", "GB/s"}, {0.001, 10});  // 10,000x: the small sizes must not sit on zero
+  EXPECT_EQ(bw.scale, Scale::kLog10);
+  EXPECT_EQ(labels(bw), (Labels{"0.001", "0.01", "0.1", "1", "10"}));
+  EXPECT_EQ(fitted({"bw", "GB/s"}, {1, 99}).scale, Scale::kLinear);          // 99x stays linear
+  EXPECT_EQ(fitted({"t", "us"}, {100, 30000}, true).scale, Scale::kLinear);  // stacked bars need a zero base
+  EXPECT_EQ(labels(fitted({"thr", "samples/s"}, {1e4, 6.4e6})), (Labels{"10k", "100k", "1M", "10M"}));
+  // World sizes 1 and 2 still get 4 ticks; sizes 8 B .. 32 KiB every second power of two.
+  Chart c{"t", "t", {"world size", "ranks", Scale::kLog2, false}, {"bw", "GB/s"}, {}};
+  c.series.push_back({"s", Style::kLine, false, {{1, 1, {}, {}}, {2, 2, {}, {}}}});
+  fitAxes(c);
+  EXPECT_EQ(labels(c.x), (Labels{"1", "2", "4", "8"}));
+  Chart sizes{"t", "t", {"size", "bytes", Scale::kLog2, true}, {"bw", "GB/s"}, {}};
+  sizes.series.push_back({"s", Style::kLine, false, {{8, 1, {}, {}}, {32768, 2, {}, {}}}});
+  fitAxes(sizes);
+  EXPECT_EQ(labels(sizes.x), (Labels{"4 B", "16 B", "64 B", "256 B", "1 KiB", "4 KiB", "16 KiB", "64 KiB"}));
+}
+
+TEST(Ticks, LegendNamesSayPredictedOnce) {
+  EXPECT_EQ(legendName({"E(N) predicted", Style::kLine, true, {}}), "E(N) predicted");
+  EXPECT_EQ(legendName({"E(N)", Style::kLine, true, {}}), "E(N) (predicted)");
+  EXPECT_EQ(legendName({"E(N) measured", Style::kLine, false, {}}), "E(N) measured");
+}
+
 TEST(ChartModel, Log2TicksAndBinaryLabels) {
   EXPECT_EQ(log2Ticks(8, 1024), (std::vector<double>{8, 16, 32, 64, 128, 256, 512, 1024}));
   auto wide = log2Ticks(8, 8.0 * (1ull << 30), 12);  // 8 B .. 8 GiB: every third power
@@ -180,8 +280,13 @@ TEST(ChartModel, RealRunsFromTheGoldenDocuments) {
   // The sweep run: one bandwidth and one time chart, a point per measured row and placement.
   const RunReport sweep = readReport(std::string(PF_GOLDEN_DIR) + "/documents/sweep.json");
   set = chartsFor(sweep);
-  ASSERT_EQ(set.charts.size(), 2u);
+  ASSERT_EQ(set.charts.size(), 4u);
   EXPECT_EQ(set.charts[0].series[0].points.size() * 2, sweep.results[0].rows.size());
+  for (const Chart& c : set.charts)
+    for (const Axis* a : {&c.x, &c.y}) {
+      EXPECT_GE(a->ticks.size(), 4u) << c.id;
+      EXPECT_LE(a->ticks.size(), 8u) << c.id;
+    }
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "charts/chart_model.hpp"
 #include "pf/pair_row.hpp"
 #include "pf/report_io.hpp"
@@ -266,9 +268,16 @@ TEST(Compare, SeveralNewRunsShareOneOverlayChart) {
   ASSERT_EQ(set.charts.size(), 2u);
   const charts::Chart& level = set.charts[0];
   EXPECT_EQ(level.id, "compare.sweep.all_reduce.busbw");
-  ASSERT_EQ(level.series.size(), 3u);  // BASE, b.json, c.json
+  ASSERT_EQ(level.series.size(), 4u);  // BASE, b.json, c.json, and c.json's flagged size
   EXPECT_EQ(level.series[0].name, "BASE (float sum)");
   EXPECT_EQ(level.series[2].name, "c.json (float sum)");
+  const charts::Series& flagged = level.series[3];
+  EXPECT_EQ(flagged.name, "regressed: c.json (float sum)");
+  EXPECT_TRUE(flagged.regression);
+  ASSERT_EQ(flagged.points.size(), 1u);
+  EXPECT_DOUBLE_EQ(flagged.points[0].x, 32768);
+  const auto& change = set.charts[1].series;  // marked on the change chart too
+  EXPECT_EQ(std::count_if(change.begin(), change.end(), [](const charts::Series& s) { return s.regression; }), 1);
   EXPECT_NEAR(level.series[2].points.back().y / level.series[0].points.back().y, 0.8, 1e-12);
 }
 

@@ -60,10 +60,67 @@ TEST(Svg, PointsLandWhereTheirValuesSay) {
   charts::Chart c{"t", "t", {"size", "bytes", Scale::kLog2, true}, {"bw", "GB/s", Scale::kLinear, false}, {}};
   c.series.push_back({"busbw", charts::Style::kLine, false, {{1, 0, {}, {}}, {4, 5, {}, {}}, {16, 10, {}, {}}}});
   const std::string svg = html::svgChart(c);
-  // Plot area: x from 70 to 470 (640 - 70 - 170), y from 30 to 310; 4 B is half way, 5 GB/s half way up.
-  EXPECT_NE(svg.find("cx=\"270.0\" cy=\"170.0\""), std::string::npos) << svg;
+  // Plot area: x from 84 to 936, y from 34 to 334; 4 B is half way (1..16 B, padded alike on both sides), 5 GB/s
+  // half way up (ticks 0, 2 ... 10).
+  EXPECT_NE(svg.find("cx=\"510.0\" cy=\"184.0\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("width=\"100%\""), std::string::npos);                       // as wide as the page
   EXPECT_NE(svg.find(">4 B</text>"), std::string::npos);                          // binary-suffix tick label
   EXPECT_NE(svg.find("<title>busbw: 5 GB/s at 4 B</title>"), std::string::npos);  // value on hover
+}
+
+// Every text element's content in an SVG, in order.
+std::vector<std::string> texts(const std::string& svg) {
+  std::vector<std::string> out;
+  for (size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
+    const size_t open = svg.find('>', at), close = svg.find("</text>", open);
+    out.push_back(svg.substr(open + 1, close - open - 1));
+  }
+  return out;
+}
+
+TEST(Svg, EveryReportKindReadsAtAGlance) {
+  // sweep, imported sweep, scale with predictions, pairs, check and compare: the golden documents.
+  for (const char* doc : {"sweep", "nccl_tests", "capacity", "pairs", "check", "compare"}) {
+    const RunReport r = readReport(std::string(PF_GOLDEN_DIR) + "/documents/" + doc + ".json");
+    const charts::ChartSet set = charts::chartsFor(r);
+    for (const charts::Chart& c : set.charts) {
+      const std::string svg = html::svgChart(c);
+      const std::vector<std::string> all = texts(svg);
+      for (const std::string& t : all) {
+        EXPECT_EQ(t.find("e+"), std::string::npos) << doc << " " << c.id << ": " << t;
+        EXPECT_EQ(t.find("e-0"), std::string::npos) << doc << " " << c.id << ": " << t;
+        EXPECT_NE(t, "-0") << doc << " " << c.id;
+        EXPECT_EQ(t.find("(predicted) (predicted)"), std::string::npos) << t;
+      }
+      for (const charts::Series& s : c.series)  // every legend entry whole, and once
+        EXPECT_EQ(std::count(all.begin(), all.end(), html::escape(charts::legendName(s))), 1) << c.id << " " << s.name;
+      EXPECT_GE(c.y.ticks.size(), 4u) << c.id;
+    }
+  }
+}
+
+TEST(Svg, PairMatrixShowsBothDirectionsAndAColourScale) {
+  const RunReport r = readReport(std::string(PF_GOLDEN_DIR) + "/documents/pairs.json");
+  const std::string svg = html::svgHeatmap(charts::chartsFor(r).heatmaps.at(0));
+  const std::vector<std::string> all = texts(svg);
+  // node0 -> node3 measured 0.867 GB/s and node3 -> node0 0.310 GB/s: two cells, each labelled.
+  EXPECT_NE(std::find(all.begin(), all.end(), "0.867"), all.end()) << svg;
+  EXPECT_NE(std::find(all.begin(), all.end(), "0.31"), all.end());
+  EXPECT_NE(svg.find("node0 -&gt; node3: 0.8674 GB/s"), std::string::npos);
+  EXPECT_NE(svg.find("class=\"scale\""), std::string::npos);             // the colour scale ...
+  EXPECT_NE(std::find(all.begin(), all.end(), "0.35 GB/s"), all.end());  // ... up to the expected bandwidth
+  EXPECT_NE(std::find(all.begin(), all.end(), "sender"), all.end());
+}
+
+TEST(Svg, RegressionsAreMarkedOnTheCompareChart) {
+  charts::Chart c{"c", "c", {"size", "bytes", charts::Scale::kLog2, true}, {"change", "%"}, {}};
+  c.series.push_back({"new", charts::Style::kMarkers, false, {{1024, 10, {}, {}}, {2048, -40, {}, {}}}});
+  c.series.push_back({"regressed: new", charts::Style::kMarkers, false, {{2048, -40, {}, {}}}, true});
+  const std::string svg = html::svgChart(c);
+  const std::vector<std::string> all = texts(svg);
+  EXPECT_EQ(std::count(all.begin(), all.end(), "-0"), 0);
+  EXPECT_NE(svg.find("class=\"alarm\" fill=\"#d62728\""), std::string::npos) << svg;
+  EXPECT_NE(svg.find("class=\"zero\""), std::string::npos);  // the line between better and worse
 }
 
 }  // namespace
