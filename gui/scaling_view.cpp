@@ -32,7 +32,7 @@ QTableWidget* tableWidget(const reports::tables::Table& t) {
 
 }  // namespace
 
-ScalingView::ScalingView(const std::vector<reports::charts::Chart>& charts, const std::vector<Document>& docs,
+ScalingView::ScalingView(const std::vector<ViewChart>& charts, const std::vector<Document>& docs,
                          bool dark, QWidget* parent)
     : ChartPanel(chartsWithPrefix(charts, "scale."), dark, parent) {
   for (const Document& doc : docs) {
