@@ -112,7 +112,7 @@ std::vector<Tick> axisTicks(const reports::charts::Axis& axis, double& lo, doubl
     return out;
   }
   if (!(hi > lo)) hi = lo + 1;
-  const double step = niceStep(hi - lo, 5);
+  const double step = niceStep(hi - lo, 6);
   lo = std::floor(lo / step + 1e-9) * step;
   hi = std::ceil(hi / step - 1e-9) * step;
   // One prefix for the whole axis, from its largest tick, so the labels read 0, 10 ms, 20 ms.
