@@ -10,16 +10,14 @@
 
 namespace pf::gui {
 
-std::vector<ViewChart> chartsWithPrefix(const std::vector<ViewChart>& charts,
-                                                     const std::string& prefix) {
+std::vector<ViewChart> chartsWithPrefix(const std::vector<ViewChart>& charts, const std::string& prefix) {
   std::vector<ViewChart> out;
   for (const auto& c : charts)
     if (c.chart.id.starts_with(prefix)) out.push_back(c);
   return out;
 }
 
-ChartPanel::ChartPanel(const std::vector<ViewChart>& charts, bool dark, QWidget* parent)
-    : QWidget(parent) {
+ChartPanel::ChartPanel(const std::vector<ViewChart>& charts, bool dark, QWidget* parent) : QWidget(parent) {
   auto* content = new QWidget();
   auto* column = new QVBoxLayout(content);
   // One line per run and measure by default; the other series (algbw, in-place, p50) one click away.
@@ -33,7 +31,7 @@ ChartPanel::ChartPanel(const std::vector<ViewChart>& charts, bool dark, QWidget*
   for (const auto& c : charts) {
     auto* view = new ChartView(c, dark, content);
     const bool wide = c.chart.series.size() > 6;
-    view->setMinimumHeight(wide ? 460 : 340);
+    view->setMinimumHeight(wide ? 480 : 400);
     if (wide && col == 1) {  // the row's second cell stays empty
       ++row;
       col = 0;

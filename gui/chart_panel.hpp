@@ -47,7 +47,6 @@ class ChartPanel : public QWidget {
 };
 
 /// The charts among `charts` whose id starts with `prefix` ("sweep.", "scale.", "compare.").
-std::vector<ViewChart> chartsWithPrefix(const std::vector<ViewChart>& charts,
-                                                     const std::string& prefix);
+std::vector<ViewChart> chartsWithPrefix(const std::vector<ViewChart>& charts, const std::string& prefix);
 
 }  // namespace pf::gui

@@ -35,6 +35,7 @@ Prefix prefixFor(double ref, const std::string& unit, bool binary) {
 
 QString withUnit(const QString& number, const char* unit) {
   const QString u = unit;
+  if (number == "0" && (u == "k" || u == "M" || u == "G" || u == "T")) return number;  // "0", not "0M"
   if (u.isEmpty() || u == "%" || u == "k" || u == "M" || u == "G" || u == "T") return number + u;
   return number + " " + u;
 }

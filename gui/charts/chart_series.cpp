@@ -48,11 +48,17 @@ bool hasStacks(const reports::charts::Chart& c) {
 double barOffset(int slot, int slotCount, double half) { return (slot - (slotCount - 1) / 2.0) * 2.2 * half; }
 
 double barHalf(const ViewChart& c, double xspan) {
-  const int slotCount = static_cast<int>(std::max<size_t>(1, c.runs.size()));
+  const int slotCount = runsIn(c);
   return xspan * kBarHalf * std::min(1.0, 3.0 / slotCount);
 }
 
 }  // namespace
+
+int runsIn(const ViewChart& c) {
+  std::vector<int> runs = c.run;
+  std::sort(runs.begin(), runs.end());
+  return std::max(1, static_cast<int>(std::unique(runs.begin(), runs.end()) - runs.begin()));
+}
 
 double AxisMap::to(double v) const {
   return scale == Scale::kLog2 ? std::log2(v) : scale == Scale::kLog10 ? std::log10(v) : v;
@@ -67,8 +73,8 @@ reports::charts::Chart displayChart(reports::charts::Chart c) {
     double lo = std::numeric_limits<double>::max(), hi = 0;
     for (const auto& s : c.series)
       for (const auto& p : s.points)
-        for (std::optional<double> v : {std::optional<double>(isX ? p.x : p.y), isX ? std::nullopt : p.low,
-                                        isX ? std::nullopt : p.high}) {
+        for (std::optional<double> v :
+             {std::optional<double>(isX ? p.x : p.y), isX ? std::nullopt : p.low, isX ? std::nullopt : p.high}) {
           if (!v) continue;
           if (*v <= 0) return;  // zero or below has no place on a log axis
           lo = std::min(lo, *v), hi = std::max(hi, *v);
@@ -90,7 +96,7 @@ PlotRange xRange(const ViewChart& vc) {
   if (lo > hi) return {};
   const double span = hi > lo ? hi - lo : 1;
   // Bars are drawn around their x, side by side per run: room for the outer ones.
-  const double pad = hasStacks(c) ? span * (0.04 + 2.2 * kBarHalf * static_cast<double>(vc.runs.size()) / 2) : span * 0.02;
+  const double pad = hasStacks(c) ? span * (0.04 + 2.2 * kBarHalf * runsIn(vc) / 2) : span * 0.02;
   return {lo - pad, hi + pad};
 }
 

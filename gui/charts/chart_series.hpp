@@ -32,6 +32,8 @@ struct PlotRange {
   double lo = 0, hi = 1;
 };
 PlotRange xRange(const ViewChart& c);
+/// How many files have series in the chart (at least 1).
+int runsIn(const ViewChart& c);
 PlotRange yRange(const ViewChart& c);
 
 /// The chart as the viewer draws it: a linear axis whose positive values span more than two decades becomes a

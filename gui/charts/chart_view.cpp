@@ -7,13 +7,13 @@
 #include <QFileDialog>
 #include <QGraphicsLayout>
 #include <QKeyEvent>
-#include <QPainter>
-#include <QToolTip>
-#include <QHBoxLayout>
 #include <QListWidget>
+#include <QPainter>
 #include <QSignalBlocker>
 #include <QStyle>
 #include <QStyleOptionViewItem>
+#include <QToolTip>
+#include <QVBoxLayout>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
@@ -81,9 +81,7 @@ QString formatX(const reports::charts::Axis& a, double v) {
 
 bool isDark(const QPalette& palette) { return palette.color(QPalette::Window).lightness() < 128; }
 
-ViewChart ViewChart::single(const reports::charts::Chart& c) {
-  return {c, std::vector<int>(c.series.size(), 0), {}};
-}
+ViewChart ViewChart::single(const reports::charts::Chart& c) { return {c, std::vector<int>(c.series.size(), 0), {}}; }
 
 QString seriesName(const reports::charts::Series& s) {
   const bool says = s.name.find("predicted") != std::string::npos;
@@ -118,16 +116,16 @@ ChartView::ChartView(const ViewChart& chart, bool dark, QWidget* parent) : QWidg
   legend_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   legend_->setTextElideMode(Qt::ElideNone);
   legend_->setFrameShape(QFrame::NoFrame);
+  legend_->viewport()->setAutoFillBackground(false);  // on the window's colour, below the chart
   legend_->setIconSize(QSize(28, 14));
-  auto* layout = new QHBoxLayout(this);
+  auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addWidget(view_, 1);
   layout->addWidget(legend_);
   addSeries();
-  connect(legend_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-    setSeriesVisible(item->text(), item->checkState() == Qt::Checked);
-  });
+  connect(legend_, &QListWidget::itemChanged, this,
+          [this](QListWidgetItem* item) { setSeriesVisible(item->text(), item->checkState() == Qt::Checked); });
   setShowAll(false);
   auto* png = new QAction(tr("Export PNG..."), this);
   auto* svg = new QAction(tr("Export SVG..."), this);
@@ -137,7 +135,7 @@ ChartView::ChartView(const ViewChart& chart, bool dark, QWidget* parent) : QWidg
   connect(reset, &QAction::triggered, chart_, &QChart::zoomReset);
   view_->addActions({png, svg, reset});
   view_->setContextMenuPolicy(Qt::ActionsContextMenu);
-  setMinimumSize(420, 300);
+  setMinimumHeight(300);  // the minimum width fits the legend (addSeries)
 }
 
 void ChartView::addSeries() {
@@ -147,7 +145,11 @@ void ChartView::addSeries() {
   chart_->addAxis(ax, Qt::AlignBottom);
   chart_->addAxis(ay, Qt::AlignLeft);
   StackTops stackTop;
-  const bool several = model_.runs.size() > 1;
+  // Colour per file only where the chart holds several files' series; a chart of one file colours its families.
+  const bool several = runsIn(model_) > 1;
+  std::vector<int> present = model_.run;
+  std::sort(present.begin(), present.end());
+  present.erase(std::unique(present.begin(), present.end()), present.end());
   const bool anyPrimary = std::any_of(c.series.begin(), c.series.end(), [](const auto& s) { return !isSecondary(s); });
   // Families in first-seen order: with one file each family has a colour; with several, the file has the colour
   // and the family a pen style (lines) or a shade (stacked bars).
@@ -169,11 +171,11 @@ void ChartView::addSeries() {
     const auto& ms = c.series[i];
     const size_t fam = familyIndex(ms), run = static_cast<size_t>(model_.run[i]);
     SeriesLook look;
-    look.color = several ? paletteColor(run) : paletteColor(fam);
+    look.color = paletteColor(several ? run : fam);
     if (several && ms.style == reports::charts::Style::kStacked) look.color = shade(look.color, fam);
     if (several) look.pen = kPens[fam % (sizeof(kPens) / sizeof(kPens[0]))];
-    look.slot = static_cast<int>(run);
-    look.slotCount = static_cast<int>(std::max<size_t>(1, model_.runs.size()));
+    look.slot = static_cast<int>(std::find(present.begin(), present.end(), model_.run[i]) - present.begin());
+    look.slotCount = static_cast<int>(present.size());
     DrawnParts parts = makeSeries(ms, model_, look, stackTop);
     const QString name = model_.legendName(i);
     parts.main->setName(name);
@@ -210,10 +212,18 @@ void ChartView::addSeries() {
     item->setToolTip(s->name());
     width = std::max(width, fm.horizontalAdvance(s->name()));
   }
-  // Wide enough for the longest name beside its check box and sample, plus a scroll bar when the list is long.
+  // The chart's width below the plot, so no name is cut: at least the longest name beside its check box and sample.
   const int indicator = legend_->style()->pixelMetric(QStyle::PM_IndicatorWidth);
   const int scroll = legend_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
-  legend_->setFixedWidth(std::min(480, width + indicator + legend_->iconSize().width() + scroll + 32));
+  setMinimumWidth(std::max(420, width + indicator + legend_->iconSize().width() + scroll + 32));
+}
+
+void ChartView::fitLegend() {
+  // As many rows as entries, up to six; beyond that the list scrolls.
+  int shown = 0;
+  for (int i = 0; i < legend_->count(); ++i) shown += !legend_->item(i)->isHidden();
+  const int row = legend_->count() ? legend_->sizeHintForRow(0) : 0;
+  legend_->setFixedHeight(std::min(shown, 6) * row + 4);
 }
 
 void ChartView::setSeriesVisible(const QString& name, bool visible) {
@@ -242,6 +252,7 @@ void ChartView::setShowAll(bool all) {
     setSeriesVisible(s->name(), all);
     for (QListWidgetItem* item : legend_->findItems(s->name(), Qt::MatchExactly)) item->setHidden(!all);
   }
+  fitLegend();
 }
 
 QStringList ChartView::legendEntries() const {
@@ -256,8 +267,8 @@ QStringList ChartView::clippedLegendEntries() const {
   QStyleOptionViewItem option;
   option.initFrom(legend_);
   option.decorationSize = legend_->iconSize();
-  option.features = QStyleOptionViewItem::HasDisplay | QStyleOptionViewItem::HasDecoration |
-                    QStyleOptionViewItem::HasCheckIndicator;
+  option.features =
+      QStyleOptionViewItem::HasDisplay | QStyleOptionViewItem::HasDecoration | QStyleOptionViewItem::HasCheckIndicator;
   const int room = legend_->width() - legend_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
   for (int i = 0; i < legend_->count(); ++i) {
     QListWidgetItem* item = legend_->item(i);
@@ -280,13 +291,15 @@ QString ChartView::hoverText(const QString& name, double x) const {
       if (m.usable(p.x) && (!best || std::abs(m.to(p.x) - m.to(x)) < std::abs(m.to(best->x) - m.to(x)))) best = &p;
     if (!best) return {};
     const std::string& unit = c.y.unit;
-    const QString xs = formatX(c.x, best->x) + (unitInTicks(c.x) || c.x.unit.empty() ? "" : " " + QString::fromStdString(c.x.unit));
+    const QString xs =
+        formatX(c.x, best->x) + (unitInTicks(c.x) || c.x.unit.empty() ? "" : " " + QString::fromStdString(c.x.unit));
     const QString ys = formatValue(best->y, unit, c.y.binarySuffix, 6) +
                        (unitInTicks(c.y) || unit.empty() ? "" : " " + QString::fromStdString(unit));
     QString text = QString("%1\n%2: %3").arg(name, xs, ys);
     if (best->low && best->high)
-      text += QString("\nrange %1 - %2").arg(formatValue(*best->low, unit, c.y.binarySuffix, 6),
-                                              formatValue(*best->high, unit, c.y.binarySuffix, 6));
+      text += QString("\nrange %1 - %2")
+                  .arg(formatValue(*best->low, unit, c.y.binarySuffix, 6),
+                       formatValue(*best->high, unit, c.y.binarySuffix, 6));
     return text;
   }
   return {};

@@ -3,7 +3,7 @@
 //
 // One chart of the chart model on screen: hover shows a point's exact values, a rubber band zooms (right
 // click or Home zooms out), a middle-button drag or the arrow keys pan, a legend click hides or shows a series,
-// and the context menu exports PNG or SVG. The legend is a list beside the plot (Qt Charts' own legend neither
+// and the context menu exports PNG or SVG. The legend is a list below the plot (Qt Charts' own legend neither
 // wraps nor scrolls, and cut names off): it names each series once, scrolls when long, and a click on an entry
 // hides or shows the series. Overlaid files keep apart: one colour per file, and stacked bars side by side per
 // file. By default a chart shows one line per run and measure (busbw, out-of-place); algbw, in-place and the
@@ -49,7 +49,7 @@ struct DrawnSeries {
   QString kind;  ///< "line", "scatter", "area"
   int points = 0;
   bool dashed = false, visible = true, inLegend = true;  ///< inLegend: listed in the legend now
-  std::vector<QPointF> values;  ///< as plotted: x is log2(x) on a log2 axis
+  std::vector<QPointF> values;                           ///< as plotted: x is log2(x) on a log2 axis
 };
 
 struct DrawnAxis {
@@ -95,6 +95,7 @@ class ChartView : public QWidget {
   void addSeries();
   void exportDialog(bool svg);
   void setSeriesVisible(const QString& name, bool visible);
+  void fitLegend();
 
   ViewChart model_;
   QChart* chart_ = nullptr;

@@ -8,7 +8,6 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
-
 #include <map>
 
 #include "axis_ticks.hpp"
@@ -185,8 +184,7 @@ void HeatmapView::paintEvent(QPaintEvent*) {
   for (int k = 0; k < 100; ++k)
     p.fillRect(QRectF(sx, g.top + side * (99 - k) / 100.0, 16, side / 100.0 + 1), cellColor((k + 0.5) / 100));
   const QStringList marks = scaleLabels();
-  for (int k = 0; k < marks.size(); ++k)
-    p.drawText(QPointF(sx + 20, g.top + side * (1 - k / 2.0) + 4), marks[k]);
+  for (int k = 0; k < marks.size(); ++k) p.drawText(QPointF(sx + 20, g.top + side * (1 - k / 2.0) + 4), marks[k]);
 }
 
 QImage HeatmapView::image(QSize size) {

@@ -10,8 +10,8 @@
 #pragma once
 
 #include <QImage>
-#include <QWidget>
 #include <QStringList>
+#include <QWidget>
 #include <functional>
 #include <string>
 #include <vector>

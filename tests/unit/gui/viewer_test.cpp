@@ -19,11 +19,11 @@
 
 #include "batch.hpp"
 #include "chart_panel.hpp"
+#include "charts/axis_ticks.hpp"
 #include "check_view.hpp"
 #include "main_window.hpp"
-#include "pairs_view.hpp"
-#include "charts/axis_ticks.hpp"
 #include "overlay.hpp"
+#include "pairs_view.hpp"
 #include "pf/import.hpp"
 #include "pf/pair_row.hpp"
 #include "pf/report_io.hpp"
@@ -163,7 +163,8 @@ class ViewerTest : public QObject {
     const double cell = area.width() / static_cast<double>(model.nodes.size());
     const QPoint c01(area.left() + static_cast<int>(1.5 * cell), area.top() + static_cast<int>(0.5 * cell));
     QCOMPARE(hm->cellAt(c01), std::make_pair(0, 1));
-    QVERIFY2(hm->toolTipAt(c01).contains(" -> ") && hm->toolTipAt(c01).contains("MB/s"), qPrintable(hm->toolTipAt(c01)));
+    QVERIFY2(hm->toolTipAt(c01).contains(" -> ") && hm->toolTipAt(c01).contains("MB/s"),
+             qPrintable(hm->toolTipAt(c01)));
     // Both directions of a pair, each in its own cell: row -> column; the scale in the cells' unit.
     const RunReport doc = readReport(golden("pairs.json").toStdString());
     int checked = 0;
@@ -287,7 +288,8 @@ class ViewerTest : public QObject {
     for (const QString& file : files) {
       const QString stem = QFileInfo(file).completeBaseName();
       const auto model = reports::charts::chartsFor(readReport(file.toStdString())).charts;
-      const auto& parts = *std::find_if(model.begin(), model.end(), [](const auto& c) { return c.id == "scale.breakdown"; });
+      const auto& parts =
+          *std::find_if(model.begin(), model.end(), [](const auto& c) { return c.id == "scale.breakdown"; });
       std::map<double, double> tops;  // bar centre -> its top
       for (const DrawnSeries& s : d.series) {
         if (!s.name.startsWith(stem + ": ")) continue;
