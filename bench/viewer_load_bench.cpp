@@ -11,6 +11,7 @@
 
 #include "chart_panel.hpp"
 #include "document_loader.hpp"
+#include "overlay.hpp"
 #include "pairs_view.hpp"
 #include "pf/pair_row.hpp"
 #include "pf/report_io.hpp"
@@ -69,7 +70,7 @@ void BM_LoadSweep10k(benchmark::State& state) {
 void BM_BuildSweepView10k(benchmark::State& state) {
   const pf::gui::Document doc = pf::gui::loadDocument(sweepDocument());
   for (auto _ : state) {
-    pf::gui::ChartPanel panel(doc.charts.charts, false);
+    pf::gui::ChartPanel panel(pf::gui::overlayCharts({doc}), false);
     benchmark::DoNotOptimize(panel.chartViews().size());
   }
 }

@@ -44,11 +44,14 @@ int exportPngs(const QString& dir, const QStringList& files, QTextStream& err) {
     const Document& doc = one.documents().front();
     const QString stem = QDir(dir).filePath(QString::fromStdString(doc.name) + "-");
     for (const auto& chart : doc.charts.charts) {
-      ChartView view(chart, false);
+      ChartView view(ViewChart::single(chart), false);
       const QString path = stem + QString::fromStdString(chart.id) + ".png";
       if (!view.savePng(path, kExportSize)) err << "preflight-viewer: cannot write " << path << "\n", rc = 2;
     }
-    for (const auto& hm : doc.charts.heatmaps) {
+    size_t k = 0;
+    for (const Result& r : doc.report.results) {
+      if (r.kind != Kind::kPairs || k >= doc.charts.heatmaps.size()) continue;
+      const PairMatrix hm = pairMatrix(r, doc.charts.heatmaps[k++].failing);
       HeatmapView view(hm, {});
       const QString path = stem + QString::fromStdString(hm.id) + ".png";
       if (!view.image(kExportSize).save(path, "PNG")) err << "preflight-viewer: cannot write " << path << "\n", rc = 2;

@@ -2,6 +2,7 @@
 // Copyright (c) 2026 The Preflight authors
 #include "chart_panel.hpp"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QGridLayout>
 #include <QScrollArea>
@@ -9,18 +10,19 @@
 
 namespace pf::gui {
 
-std::vector<reports::charts::Chart> chartsWithPrefix(const std::vector<reports::charts::Chart>& charts,
-                                                     const std::string& prefix) {
-  std::vector<reports::charts::Chart> out;
+std::vector<ViewChart> chartsWithPrefix(const std::vector<ViewChart>& charts, const std::string& prefix) {
+  std::vector<ViewChart> out;
   for (const auto& c : charts)
-    if (c.id.starts_with(prefix)) out.push_back(c);
+    if (c.chart.id.starts_with(prefix)) out.push_back(c);
   return out;
 }
 
-ChartPanel::ChartPanel(const std::vector<reports::charts::Chart>& charts, bool dark, QWidget* parent)
-    : QWidget(parent) {
+ChartPanel::ChartPanel(const std::vector<ViewChart>& charts, bool dark, QWidget* parent) : QWidget(parent) {
   auto* content = new QWidget();
   auto* column = new QVBoxLayout(content);
+  // One line per run and measure by default; the other series (algbw, in-place, p50) one click away.
+  showAll_ = new QCheckBox(tr("Show algbw, in-place and p50 series"), content);
+  column->addWidget(showAll_);
   auto* grid = new QGridLayout();
   column->addLayout(grid);
   // Two charts a row; a chart with many series (several files overlaid) gets a row of its own and more
@@ -28,8 +30,8 @@ ChartPanel::ChartPanel(const std::vector<reports::charts::Chart>& charts, bool d
   int row = 0, col = 0;
   for (const auto& c : charts) {
     auto* view = new ChartView(c, dark, content);
-    const bool wide = c.series.size() > 6;
-    view->setMinimumHeight(wide ? 460 : 340);
+    const bool wide = c.chart.series.size() > 6;
+    view->setMinimumHeight(wide ? 480 : 400);
     if (wide && col == 1) {  // the row's second cell stays empty
       ++row;
       col = 0;
@@ -43,6 +45,10 @@ ChartPanel::ChartPanel(const std::vector<reports::charts::Chart>& charts, bool d
     }
     views_.push_back(view);
   }
+  showAll_->setVisible(std::any_of(views_.begin(), views_.end(), [](ChartView* v) { return v->hasSecondary(); }));
+  connect(showAll_, &QCheckBox::toggled, this, [this](bool all) {
+    for (ChartView* v : views_) v->setShowAll(all);
+  });
   below_ = new QVBoxLayout();
   column->addLayout(below_);
   column->addStretch(1);

@@ -2,9 +2,11 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The base of every chart tab: the charts of one subject (ids with one prefix) in a scrolling grid, two per
-// row, and room below them for a view's own widgets (the capacity plan's tables).
+// row, and room below them for a view's own widgets (the capacity plan's tables). A check box above them shows
+// the series each chart keeps back by default (algbw, in-place, p50).
 #pragma once
 
+#include <QCheckBox>
 #include <QList>
 #include <QPair>
 #include <QRect>
@@ -21,11 +23,13 @@ class ChartPanel : public QWidget {
   Q_OBJECT
 
  public:
-  ChartPanel(const std::vector<reports::charts::Chart>& charts, bool dark, QWidget* parent = nullptr);
+  ChartPanel(const std::vector<ViewChart>& charts, bool dark, QWidget* parent = nullptr);
 
   const std::vector<ChartView*>& chartViews() const { return views_; }
   /// The chart with this id, or nullptr.
   ChartView* chart(const std::string& id) const;
+  /// The check box that shows every chart's secondary series; hidden when no chart has any.
+  QCheckBox* showAllBox() const { return showAll_; }
   /// Each visible chart's plot area in `window`'s coordinates, named by chart id (the screenshot check).
   virtual QList<QPair<QString, QRect>> plotAreas(QWidget* window) const;
   /// Writes every chart as DIR/<prefix><chart id>.png and .svg; returns the files written.
@@ -38,11 +42,11 @@ class ChartPanel : public QWidget {
  private:
   std::vector<ChartView*> views_;
   QVBoxLayout* below_ = nullptr;
+  QCheckBox* showAll_ = nullptr;
   QWidget* viewport_ = nullptr;  ///< the scroll area's visible part: plot areas are clipped to it
 };
 
 /// The charts among `charts` whose id starts with `prefix` ("sweep.", "scale.", "compare.").
-std::vector<reports::charts::Chart> chartsWithPrefix(const std::vector<reports::charts::Chart>& charts,
-                                                     const std::string& prefix);
+std::vector<ViewChart> chartsWithPrefix(const std::vector<ViewChart>& charts, const std::string& prefix);
 
 }  // namespace pf::gui

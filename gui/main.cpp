@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTextStream>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -14,21 +15,32 @@
 #include "main_window.hpp"
 
 int main(int argc, char** argv) {
-  // Exporting needs no screen: without a display Qt would refuse to start, so pick the offscreen platform
-  // before QApplication reads it.
+  // Exporting, --help and --version need no screen. Without a display Qt aborts at startup (exit 134), so for
+  // these pick the offscreen platform before QApplication reads it, and for the window say what is missing.
   auto isSet = [](const char* name) {
     const char* v = std::getenv(name);
     return v && *v;
   };
-  bool exporting = false;
-  for (int i = 1; i < argc; ++i) exporting = exporting || std::strcmp(argv[i], "--export-png") == 0;
-  if (exporting && !isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY") && !isSet("QT_QPA_PLATFORM"))
+  bool headless = false;
+  for (int i = 1; i < argc; ++i)
+    for (const char* flag : {"--export-png", "--help", "-h", "--help-all", "--version", "-v"})
+      headless = headless || std::strcmp(argv[i], flag) == 0;
+  if (!isSet("DISPLAY") && !isSet("WAYLAND_DISPLAY") && !isSet("QT_QPA_PLATFORM")) {
+    if (!headless) {
+      std::fprintf(stderr,
+                   "preflight-viewer: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it on a desktop, "
+                   "under xvfb-run, or use --export-png DIR FILE... to write the charts as PNG files\n");
+      return 2;
+    }
     setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  }
   QApplication app(argc, argv);
   QApplication::setApplicationName("preflight-viewer");
+  QApplication::setApplicationVersion(PF_VIEWER_VERSION);
   QCommandLineParser parser;
   parser.setApplicationDescription("Draws Preflight result documents: scaling, sweeps, pair matrices, checks.");
   parser.addHelpOption();
+  parser.addVersionOption();
   QCommandLineOption exportPng("export-png", "Render every chart of each FILE to DIR/<stem>-<chart id>.png and exit.",
                                "DIR");
   QCommandLineOption screenshot("screenshot", "Open the window, save each tab to DIR/viewer-<tab>.png and exit.",

@@ -6,19 +6,31 @@
 
 namespace pf::gui {
 
-std::vector<reports::charts::Chart> overlayCharts(const std::vector<Document>& docs) {
-  std::vector<reports::charts::Chart> out;
-  const bool prefix = docs.size() > 1;
+std::vector<std::string> runNames(const std::vector<Document>& docs) {
+  std::vector<std::string> names;
   for (const Document& doc : docs) {
-    for (const reports::charts::Chart& chart : doc.charts.charts) {
-      auto it = std::find_if(out.begin(), out.end(), [&](const auto& c) { return c.id == chart.id; });
+    // Two files of one name (run/a/sweep.json, run/b/sweep.json) must not share a legend name.
+    std::string name = doc.name;
+    for (int k = 2; std::find(names.begin(), names.end(), name) != names.end(); ++k)
+      name = doc.name + " (" + std::to_string(k) + ")";
+    names.push_back(name);
+  }
+  return names;
+}
+
+std::vector<ViewChart> overlayCharts(const std::vector<Document>& docs) {
+  std::vector<ViewChart> out;
+  const std::vector<std::string> names = runNames(docs);
+  for (size_t d = 0; d < docs.size(); ++d) {
+    for (const reports::charts::Chart& chart : docs[d].charts.charts) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const auto& c) { return c.chart.id == chart.id; });
       if (it == out.end()) {
-        it = out.insert(out.end(), chart);
-        it->series.clear();
+        it = out.insert(out.end(), ViewChart{chart, {}, names});
+        it->chart.series.clear();
       }
-      for (reports::charts::Series s : chart.series) {
-        if (prefix) s.name = doc.name + ": " + s.name;
-        it->series.push_back(std::move(s));
+      for (const reports::charts::Series& s : chart.series) {
+        it->chart.series.push_back(s);
+        it->run.push_back(static_cast<int>(d));
       }
     }
   }

@@ -53,7 +53,12 @@ PairsView::PairsView(const std::vector<Document>& docs, QWidget* parent) : QWidg
   for (const Document& doc : docs) {
     if (doc.charts.heatmaps.empty()) continue;
     auto texts = std::make_shared<PairTexts>(pairTexts(doc.report));
-    for (const auto& hm : doc.charts.heatmaps) {
+    std::vector<PairMatrix> matrices;
+    size_t k = 0;
+    for (const Result& r : doc.report.results)
+      if (r.kind == Kind::kPairs && k < doc.charts.heatmaps.size())
+        matrices.push_back(pairMatrix(r, doc.charts.heatmaps[k++].failing));
+    for (const PairMatrix& hm : matrices) {
       auto nodes = hm.nodes;
       auto* view = new HeatmapView(hm, [texts, nodes](int r, int c) {
         auto it = texts->find({nodes[r], nodes[c]});

@@ -32,8 +32,8 @@ QTableWidget* tableWidget(const reports::tables::Table& t) {
 
 }  // namespace
 
-ScalingView::ScalingView(const std::vector<reports::charts::Chart>& charts, const std::vector<Document>& docs,
-                         bool dark, QWidget* parent)
+ScalingView::ScalingView(const std::vector<ViewChart>& charts, const std::vector<Document>& docs, bool dark,
+                         QWidget* parent)
     : ChartPanel(chartsWithPrefix(charts, "scale."), dark, parent) {
   for (const Document& doc : docs) {
     for (const reports::tables::Section& section : reports::tables::sectionsFor(doc.report)) {

@@ -14,7 +14,7 @@ class ScalingView : public ChartPanel {
   Q_OBJECT
 
  public:
-  ScalingView(const std::vector<reports::charts::Chart>& charts, const std::vector<Document>& docs, bool dark,
+  ScalingView(const std::vector<ViewChart>& charts, const std::vector<Document>& docs, bool dark,
               QWidget* parent = nullptr);
 };
 

@@ -6,13 +6,12 @@
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
-#include <QtCharts/QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
+
+#include "axis_ticks.hpp"
 
 namespace pf::gui {
 namespace {
@@ -22,12 +21,6 @@ using reports::charts::Style;
 
 // Half the width of a stacked bar and of an error bar, as fractions of the plotted x range.
 constexpr double kBarHalf = 0.025, kErrorHalf = 0.003;
-
-double& stackAt(std::vector<std::pair<double, double>>& stack, double x) {
-  for (auto& [sx, top] : stack)
-    if (sx == x) return top;
-  return stack.emplace_back(x, 0.0).second;
-}
 
 // Thin rectangles as one area: the upper outline drops to each bar's base between bars, so the gaps enclose
 // no area and nothing is filled there. One series instead of one per bar keeps the legend and hover simple.
@@ -47,101 +40,125 @@ QAreaSeries* bars(const std::vector<QRectF>& rects, QColor color) {
   return area;
 }
 
+bool hasStacks(const reports::charts::Chart& c) {
+  return std::any_of(c.series.begin(), c.series.end(), [](const auto& s) { return s.style == Style::kStacked; });
+}
+
+// Where the bars of run `slot` of `slotCount` stand around their x: side by side, centred on it.
+double barOffset(int slot, int slotCount, double half) { return (slot - (slotCount - 1) / 2.0) * 2.2 * half; }
+
+double barHalf(const ViewChart& c, double xspan) {
+  const int slotCount = runsIn(c);
+  return xspan * kBarHalf * std::min(1.0, 3.0 / slotCount);
+}
+
 }  // namespace
 
-double AxisMap::to(double v) const { return scale == Scale::kLog2 ? std::log2(v) : v; }
-double AxisMap::from(double p) const { return scale == Scale::kLog2 ? std::exp2(p) : p; }
+int runsIn(const ViewChart& c) {
+  std::vector<int> runs = c.run;
+  std::sort(runs.begin(), runs.end());
+  return std::max(1, static_cast<int>(std::unique(runs.begin(), runs.end()) - runs.begin()));
+}
 
-PlotRange xRange(const reports::charts::Chart& c) {
+double AxisMap::to(double v) const {
+  return scale == Scale::kLog2 ? std::log2(v) : scale == Scale::kLog10 ? std::log10(v) : v;
+}
+double AxisMap::from(double p) const {
+  return scale == Scale::kLog2 ? std::exp2(p) : scale == Scale::kLog10 ? std::pow(10.0, p) : p;
+}
+
+reports::charts::Chart displayChart(reports::charts::Chart c) {
+  auto widen = [&](reports::charts::Axis& axis, bool isX) {
+    if (axis.scale != Scale::kLinear || (!isX && hasStacks(c))) return;
+    double lo = std::numeric_limits<double>::max(), hi = 0;
+    for (const auto& s : c.series)
+      for (const auto& p : s.points)
+        for (std::optional<double> v :
+             {std::optional<double>(isX ? p.x : p.y), isX ? std::nullopt : p.low, isX ? std::nullopt : p.high}) {
+          if (!v) continue;
+          if (*v <= 0) return;  // zero or below has no place on a log axis
+          lo = std::min(lo, *v), hi = std::max(hi, *v);
+        }
+    if (hi > 0 && hi / lo > 100) axis.scale = Scale::kLog10;
+  };
+  widen(c.x, true);
+  widen(c.y, false);
+  return c;
+}
+
+PlotRange xRange(const ViewChart& vc) {
+  const auto& c = vc.chart;
   const AxisMap m{c.x.scale};
   double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-  bool stacked = false;
-  for (const auto& s : c.series) {
-    stacked = stacked || s.style == Style::kStacked;
+  for (const auto& s : c.series)
     for (const auto& p : s.points)
       if (m.usable(p.x)) lo = std::min(lo, m.to(p.x)), hi = std::max(hi, m.to(p.x));
-  }
   if (lo > hi) return {};
-  if (c.x.scale == Scale::kLog10) return {lo / 1.5, hi * 1.5};
   const double span = hi > lo ? hi - lo : 1;
-  const double pad = stacked ? span * 0.08 : span * 0.02;  // bars are drawn around their x
+  // Bars are drawn around their x, side by side per run: room for the outer ones.
+  const double pad = hasStacks(c) ? span * (0.04 + 2.2 * kBarHalf * runsIn(vc) / 2) : span * 0.02;
   return {lo - pad, hi + pad};
 }
 
-PlotRange yRange(const reports::charts::Chart& c) {
+PlotRange yRange(const ViewChart& vc) {
+  const auto& c = vc.chart;
   const AxisMap m{c.y.scale};
   double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-  std::map<double, double> stack;  // the axis must hold every whole stack of bars
+  std::map<std::pair<int, double>, double> stack;  // the axis must hold every run's whole stack
   auto add = [&](double v) {
     if (m.usable(v)) lo = std::min(lo, m.to(v)), hi = std::max(hi, m.to(v));
   };
-  for (const auto& s : c.series)
+  for (size_t i = 0; i < c.series.size(); ++i) {
+    const auto& s = c.series[i];
     for (const auto& p : s.points) {
-      add(s.style == Style::kStacked ? (stack[p.x] += p.y) : p.y);
+      add(s.style == Style::kStacked ? (stack[{vc.run[i], p.x}] += p.y) : p.y);
       if (p.low) add(*p.low);
       if (p.high) add(*p.high);
     }
+  }
   if (lo > hi) return {};
-  if (c.y.scale == Scale::kLog10) return {lo / 1.5, hi * 1.5};
-  if (c.y.scale == Scale::kLinear) lo = std::min(0.0, lo);  // bandwidths and efficiencies start at zero
   const double span = hi > lo ? hi - lo : std::max(1.0, std::abs(hi));
-  return {c.y.scale == Scale::kLinear && lo == 0 ? 0 : lo - span * 0.05, hi + span * 0.05};
+  if (c.y.scale != Scale::kLinear) return {lo - span * 0.05, hi + span * 0.05};
+  lo = std::min(0.0, lo);  // bandwidths, times and efficiencies start at zero
+  return {lo == 0 ? 0 : lo - span * 0.05, hi + span * 0.05};
 }
 
 QAbstractAxis* makeAxis(const reports::charts::Axis& axis, PlotRange r) {
-  const QString title = QString::fromStdString(axis.unit.empty() ? axis.title : axis.title + " (" + axis.unit + ")");
-  QAbstractAxis* out = nullptr;
-  if (axis.scale == Scale::kLog2) {
-    auto* cat = new QCategoryAxis();
-    cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    cat->setRange(r.lo, r.hi);
-    for (double t : reports::charts::log2Ticks(std::exp2(r.lo), std::exp2(r.hi), 10)) {
-      const double at = std::log2(t);
-      if (at < r.lo || at > r.hi) continue;
-      cat->append(QString::fromStdString(axis.binarySuffix ? reports::charts::binarySize(t)
-                                                           : QString::number(t, 'g', 6).toStdString()),
-                  at);
-    }
-    out = cat;
-  } else if (axis.scale == Scale::kLog10) {
-    auto* log = new QLogValueAxis();
-    log->setBase(10);
-    log->setLabelFormat("%g");
-    log->setRange(r.lo, r.hi);
-    out = log;
-  } else {
-    auto* value = new QValueAxis();
-    value->setRange(r.lo, r.hi);
-    value->setLabelFormat("%.4g");
-    value->applyNiceNumbers();
-    out = value;
-  }
-  out->setTitleText(title);
-  return out;
+  const bool unitShown = unitInTicks(axis) || axis.unit.empty();
+  const QString title = QString::fromStdString(unitShown ? axis.title : axis.title + " (" + axis.unit + ")");
+  auto* cat = new QCategoryAxis();
+  cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+  double lo = r.lo, hi = r.hi;
+  const std::vector<Tick> ticks = axisTicks(axis, lo, hi);
+  cat->setRange(lo, hi);
+  cat->setStartValue(lo);
+  for (const Tick& t : ticks) cat->append(t.label, t.at);
+  cat->setTitleText(title);
+  cat->setProperty("pfScale", axis.scale == Scale::kLog2 ? "log2" : axis.scale == Scale::kLog10 ? "log10" : "linear");
+  return cat;
 }
 
-QString seriesName(const reports::charts::Series& s) {
-  return QString::fromStdString(s.predicted ? s.name + " (predicted)" : s.name);
-}
-
-DrawnParts makeSeries(const reports::charts::Series& s, const reports::charts::Chart& c, QColor color,
-                      std::vector<std::pair<double, double>>& stackTop) {
+DrawnParts makeSeries(const reports::charts::Series& s, const ViewChart& vc, const SeriesLook& look,
+                      StackTops& stackTop) {
+  const auto& c = vc.chart;
   const AxisMap mx{c.x.scale}, my{c.y.scale};
-  const PlotRange xr = xRange(c);
+  const PlotRange xr = xRange(vc);
   const double xspan = xr.hi - xr.lo;
+  QColor color = look.color;
   DrawnParts parts;
   if (s.style == Style::kBand || s.style == Style::kStacked) {
     std::vector<QRectF> rects;
     auto* upper = new QLineSeries();
     auto* lower = new QLineSeries();
+    const double half = barHalf(vc, xspan);
     for (const auto& p : s.points) {
       if (!mx.usable(p.x)) continue;
       if (s.style == Style::kBand && p.low && p.high && my.usable(*p.low)) {
         upper->append(mx.to(p.x), my.to(*p.high));
         lower->append(mx.to(p.x), my.to(*p.low));
       } else if (s.style == Style::kStacked) {
-        double& top = stackAt(stackTop, p.x);
-        const double x = mx.to(p.x), half = xspan * kBarHalf;
+        double& top = stackTop[{look.slot, p.x}];
+        const double x = mx.to(p.x) + barOffset(look.slot, look.slotCount, half);
         rects.emplace_back(QPointF(x - half, top), QPointF(x + half, top + p.y));
         top += p.y;
       }
@@ -159,7 +176,6 @@ DrawnParts makeSeries(const reports::charts::Series& s, const reports::charts::C
       area->setBrush(color);
       parts.main = area;
     }
-    parts.main->setName(seriesName(s));
     return parts;
   }
   QXYSeries* xy = nullptr;
@@ -174,7 +190,7 @@ DrawnParts makeSeries(const reports::charts::Series& s, const reports::charts::C
   } else {
     auto* line = new QLineSeries();
     const bool dashed = s.predicted || s.style == Style::kIdeal;
-    line->setPen(QPen(color, s.style == Style::kIdeal ? 1.5 : 2, dashed ? Qt::DashLine : Qt::SolidLine));
+    line->setPen(QPen(color, s.style == Style::kIdeal ? 1.5 : 2, dashed ? Qt::DashLine : look.pen));
     line->setPointsVisible(s.predicted || s.points.size() <= 64);  // predictions are marked as well as dashed
     xy = line;
   }
@@ -189,7 +205,6 @@ DrawnParts makeSeries(const reports::charts::Series& s, const reports::charts::C
                           QPointF(mx.to(p.x) + xspan * kErrorHalf, my.to(*p.high)));
   }
   xy->replace(pts);
-  xy->setName(seriesName(s));
   parts.main = xy;
   if (!errors.empty()) parts.helpers.push_back(bars(errors, color));
   return parts;

@@ -7,21 +7,27 @@
 #include <QFileDialog>
 #include <QGraphicsLayout>
 #include <QKeyEvent>
+#include <QListWidget>
 #include <QPainter>
+#include <QSignalBlocker>
+#include <QStyle>
+#include <QStyleOptionViewItem>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
-#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
-#include <QtCharts/QLogValueAxis>
-#include <QtCharts/QValueAxis>
+#include <QtCharts/QScatterSeries>
 #include <QtCharts/QXYSeries>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
+#include "axis_ticks.hpp"
 #include "chart_series.hpp"
+#include "panning_view.hpp"
 
 namespace pf::gui {
 namespace {
@@ -30,69 +36,97 @@ namespace {
 const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
                                "#8c564b", "#17becf", "#e377c2", "#7f7f7f", "#bcbd22"};
 
-// QChartView with the viewer's pan keys and mouse: Qt's own view zooms with the rubber band only.
-class PanningView : public QChartView {
- public:
-  using QChartView::QChartView;
+// Colours, pen styles and shades that tell the series of one file apart when the colour stands for the file.
+constexpr Qt::PenStyle kPens[] = {Qt::SolidLine, Qt::DashDotLine, Qt::DotLine, Qt::DashDotDotLine};
 
- protected:
-  void keyPressEvent(QKeyEvent* e) override {
-    switch (e->key()) {
-      case Qt::Key_Left: chart()->scroll(-20, 0); break;
-      case Qt::Key_Right: chart()->scroll(20, 0); break;
-      case Qt::Key_Up: chart()->scroll(0, 20); break;
-      case Qt::Key_Down: chart()->scroll(0, -20); break;
-      case Qt::Key_Plus: chart()->zoomIn(); break;
-      case Qt::Key_Minus: chart()->zoomOut(); break;
-      case Qt::Key_Home: chart()->zoomReset(); break;
-      default: QChartView::keyPressEvent(e);
-    }
-  }
-  void mousePressEvent(QMouseEvent* e) override {
-    if (e->button() != Qt::MiddleButton) return QChartView::mousePressEvent(e);
-    panFrom_ = e->position();
-    panning_ = true;
-  }
-  void mouseMoveEvent(QMouseEvent* e) override {
-    if (!panning_) return QChartView::mouseMoveEvent(e);
-    const QPointF d = e->position() - panFrom_;
-    chart()->scroll(-d.x(), d.y());
-    panFrom_ = e->position();
-  }
-  void mouseReleaseEvent(QMouseEvent* e) override {
-    if (panning_ && e->button() == Qt::MiddleButton) {
-      panning_ = false;
-      return;
-    }
-    QChartView::mouseReleaseEvent(e);
-  }
-  void mouseDoubleClickEvent(QMouseEvent*) override { chart()->zoomReset(); }
+QColor paletteColor(size_t i) { return QColor(kColors[i % (sizeof(kColors) / sizeof(kColors[0]))]); }
 
- private:
-  QPointF panFrom_;
-  bool panning_ = false;
-};
+QColor shade(QColor base, size_t k) {
+  if (k == 0) return base.darker(125);
+  return k == 1 ? base.lighter(120) : base.lighter(static_cast<int>(150 + 40 * (k - 2)));
+}
 
-QString number(double v) { return QString::number(v, 'g', 6); }
+// A series and its spread (min-max band, p50 markers) share a family, and so a colour.
+std::string family(const reports::charts::Series& s) {
+  std::string n = s.name;
+  for (const char* part : {" min-max", " p50"})
+    if (auto at = n.find(part); at != std::string::npos) n.erase(at, std::strlen(part));
+  return n + (s.predicted ? "|predicted" : "");
+}
+
+// The legend's sample of a series: a line in its pen, a marker, or a filled box.
+QIcon sampleIcon(QAbstractSeries* s) {
+  QPixmap pm(28, 14);
+  pm.fill(Qt::transparent);
+  QPainter p(&pm);
+  p.setRenderHint(QPainter::Antialiasing);
+  if (auto* area = qobject_cast<QAreaSeries*>(s)) {
+    p.fillRect(QRectF(4, 2, 20, 10), area->brush());
+  } else if (auto* scatter = qobject_cast<QScatterSeries*>(s)) {
+    p.setPen(scatter->pen());
+    p.setBrush(scatter->brush());
+    p.drawRect(QRectF(9, 2, 10, 10));
+  } else if (auto* line = qobject_cast<QXYSeries*>(s)) {
+    p.setPen(line->pen());
+    p.drawLine(QPointF(1, 7), QPointF(27, 7));
+  }
+  return QIcon(pm);
+}
+
+QString formatX(const reports::charts::Axis& a, double v) {
+  return a.binarySuffix ? QString::fromStdString(reports::charts::binarySize(v)) : formatValue(v, a.unit, false, 6);
+}
 
 }  // namespace
 
 bool isDark(const QPalette& palette) { return palette.color(QPalette::Window).lightness() < 128; }
 
-ChartView::ChartView(const reports::charts::Chart& chart, bool dark, QWidget* parent) : QWidget(parent), model_(chart) {
+ViewChart ViewChart::single(const reports::charts::Chart& c) { return {c, std::vector<int>(c.series.size(), 0), {}}; }
+
+QString seriesName(const reports::charts::Series& s) {
+  const bool says = s.name.find("predicted") != std::string::npos;
+  return QString::fromStdString(s.predicted && !says ? s.name + " (predicted)" : s.name);
+}
+
+bool isSecondary(const reports::charts::Series& s) {
+  for (const char* part : {"algbw", "in-place", " p50"})
+    if (s.name.find(part) != std::string::npos) return true;
+  return false;
+}
+
+QString ViewChart::legendName(size_t i) const {
+  const QString name = seriesName(chart.series[i]);
+  return runs.size() > 1 ? QString::fromStdString(runs[static_cast<size_t>(run[i])]) + ": " + name : name;
+}
+
+ChartView::ChartView(const ViewChart& chart, bool dark, QWidget* parent) : QWidget(parent), model_(chart) {
+  model_.chart = displayChart(chart.chart);
+  if (model_.run.size() != model_.chart.series.size()) model_.run.assign(model_.chart.series.size(), 0);
   chart_ = new QChart();
   // The theme first: setTheme() recolours every series, ours are coloured after it.
   chart_->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-  chart_->setTitle(QString::fromStdString(model_.title));
-  chart_->legend()->setAlignment(Qt::AlignRight);  // Qt's legend does not wrap: below the plot it cuts names
+  chart_->setTitle(QString::fromStdString(model_.chart.title));
+  chart_->legend()->hide();
   view_ = new PanningView(chart_, this);
   view_->setRenderHint(QPainter::Antialiasing);
   view_->setRubberBand(QChartView::RectangleRubberBand);
   view_->setFocusPolicy(Qt::ClickFocus);
+  legend_ = new QListWidget(this);
+  legend_->setSelectionMode(QAbstractItemView::NoSelection);
+  legend_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  legend_->setTextElideMode(Qt::ElideNone);
+  legend_->setFrameShape(QFrame::NoFrame);
+  legend_->viewport()->setAutoFillBackground(false);  // on the window's colour, below the chart
+  legend_->setIconSize(QSize(28, 14));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view_);
+  layout->setSpacing(0);
+  layout->addWidget(view_, 1);
+  layout->addWidget(legend_);
   addSeries();
+  connect(legend_, &QListWidget::itemChanged, this,
+          [this](QListWidgetItem* item) { setSeriesVisible(item->text(), item->checkState() == Qt::Checked); });
+  setShowAll(false);
   auto* png = new QAction(tr("Export PNG..."), this);
   auto* svg = new QAction(tr("Export SVG..."), this);
   auto* reset = new QAction(tr("Reset zoom"), this);
@@ -101,29 +135,55 @@ ChartView::ChartView(const reports::charts::Chart& chart, bool dark, QWidget* pa
   connect(reset, &QAction::triggered, chart_, &QChart::zoomReset);
   view_->addActions({png, svg, reset});
   view_->setContextMenuPolicy(Qt::ActionsContextMenu);
-  setMinimumSize(420, 300);
+  setMinimumHeight(300);  // the minimum width fits the legend (addSeries)
 }
 
 void ChartView::addSeries() {
-  QAbstractAxis* ax = makeAxis(model_.x, xRange(model_));
-  QAbstractAxis* ay = makeAxis(model_.y, yRange(model_));
+  const auto& c = model_.chart;
+  QAbstractAxis* ax = makeAxis(c.x, xRange(model_));
+  QAbstractAxis* ay = makeAxis(c.y, yRange(model_));
   chart_->addAxis(ax, Qt::AlignBottom);
   chart_->addAxis(ay, Qt::AlignLeft);
-  std::vector<std::pair<double, double>> stackTop;
+  StackTops stackTop;
+  // Colour per file only where the chart holds several files' series; a chart of one file colours its families.
+  const bool several = runsIn(model_) > 1;
+  std::vector<int> present = model_.run;
+  std::sort(present.begin(), present.end());
+  present.erase(std::unique(present.begin(), present.end()), present.end());
+  const bool anyPrimary = std::any_of(c.series.begin(), c.series.end(), [](const auto& s) { return !isSecondary(s); });
+  // Families in first-seen order: with one file each family has a colour; with several, the file has the colour
+  // and the family a pen style (lines) or a shade (stacked bars).
+  std::vector<std::string> families;
+  auto familyIndex = [&](const reports::charts::Series& s) {
+    const std::string f = family(s);
+    auto it = std::find(families.begin(), families.end(), f);
+    if (it == families.end()) it = families.insert(families.end(), f);
+    return static_cast<size_t>(it - families.begin());
+  };
+  for (const auto& s : c.series) familyIndex(s);
   // Bands first: Qt Charts draws later series on top, and a percentile band must not hide its line.
   std::vector<size_t> order;
   for (int pass = 0; pass < 2; ++pass)
-    for (size_t i = 0; i < model_.series.size(); ++i)
-      if ((model_.series[i].style == reports::charts::Style::kBand) == (pass == 0)) order.push_back(i);
+    for (size_t i = 0; i < c.series.size(); ++i)
+      if ((c.series[i].style == reports::charts::Style::kBand) == (pass == 0)) order.push_back(i);
+  std::vector<std::pair<size_t, QAbstractSeries*>> listed;
   for (size_t i : order) {
-    const QColor color(kColors[i % (sizeof(kColors) / sizeof(kColors[0]))]);
-    DrawnParts parts = makeSeries(model_.series[i], model_, color, stackTop);
-    const QString name = parts.main->name();
+    const auto& ms = c.series[i];
+    const size_t fam = familyIndex(ms), run = static_cast<size_t>(model_.run[i]);
+    SeriesLook look;
+    look.color = paletteColor(several ? run : fam);
+    if (several && ms.style == reports::charts::Style::kStacked) look.color = shade(look.color, fam);
+    if (several) look.pen = kPens[fam % (sizeof(kPens) / sizeof(kPens[0]))];
+    look.slot = static_cast<int>(std::find(present.begin(), present.end(), model_.run[i]) - present.begin());
+    look.slotCount = static_cast<int>(present.size());
+    DrawnParts parts = makeSeries(ms, model_, look, stackTop);
+    const QString name = model_.legendName(i);
+    parts.main->setName(name);
+    parts.main->setProperty("pfSecondary", anyPrimary && isSecondary(ms));
     for (QAbstractSeries* s : parts.helpers) {
       chart_->addSeries(s);
       s->attachAxis(ax);
       s->attachAxis(ay);
-      for (QLegendMarker* m : chart_->legend()->markers(s)) m->setVisible(false);
       s->setProperty("pfHelper", true);  // describe() tells helpers from series by this, shown or not
     }
     chart_->addSeries(parts.main);
@@ -132,47 +192,114 @@ void ChartView::addSeries() {
     // Hover: the exact values of the model point nearest the cursor, not the interpolated position.
     auto hover = [this, name](const QPointF& p, bool state) {
       if (!state) return QToolTip::hideText();
-      QToolTip::showText(QCursor::pos(), hoverText(name, AxisMap{model_.x.scale}.from(p.x())), view_);
+      QToolTip::showText(QCursor::pos(), hoverText(name, AxisMap{model_.chart.x.scale}.from(p.x())), view_);
     };
     if (auto* xy = qobject_cast<QXYSeries*>(parts.main)) connect(xy, &QXYSeries::hovered, this, hover);
     if (auto* area = qobject_cast<QAreaSeries*>(parts.main)) connect(area, &QAreaSeries::hovered, this, hover);
-    for (QLegendMarker* m : chart_->legend()->markers(parts.main)) {
-      connect(m, &QLegendMarker::clicked, this, [this, name] { toggleSeries(name); });
-    }
     // Helpers follow the visibility of the series they belong to.
     for (QAbstractSeries* h : parts.helpers)
       connect(parts.main, &QAbstractSeries::visibleChanged, h, [h, parts] { h->setVisible(parts.main->isVisible()); });
+    listed.emplace_back(i, parts.main);
   }
+  // The legend in the model's order (bands were drawn first, but are listed where the model puts them).
+  std::sort(listed.begin(), listed.end());
+  int width = 0;
+  const QFontMetrics fm(legend_->font());
+  for (const auto& [i, s] : listed) {
+    auto* item = new QListWidgetItem(sampleIcon(s), s->name(), legend_);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Checked);
+    item->setToolTip(s->name());
+    width = std::max(width, fm.horizontalAdvance(s->name()));
+  }
+  // The chart's width below the plot, so no name is cut: at least the longest name beside its check box and sample.
+  const int indicator = legend_->style()->pixelMetric(QStyle::PM_IndicatorWidth);
+  const int scroll = legend_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  setMinimumWidth(std::max(420, width + indicator + legend_->iconSize().width() + scroll + 32));
+}
+
+void ChartView::fitLegend() {
+  // As many rows as entries, up to six; beyond that the list scrolls.
+  int shown = 0;
+  for (int i = 0; i < legend_->count(); ++i) shown += !legend_->item(i)->isHidden();
+  const int row = legend_->count() ? legend_->sizeHintForRow(0) : 0;
+  legend_->setFixedHeight(std::min(shown, 6) * row + 4);
+}
+
+void ChartView::setSeriesVisible(const QString& name, bool visible) {
+  for (QAbstractSeries* s : chart_->series())
+    if (s->name() == name && !s->property("pfHelper").toBool()) s->setVisible(visible);
+  const QSignalBlocker block(legend_);
+  for (QListWidgetItem* item : legend_->findItems(name, Qt::MatchExactly))
+    item->setCheckState(visible ? Qt::Checked : Qt::Unchecked);
 }
 
 void ChartView::toggleSeries(const QString& name) {
+  for (QAbstractSeries* s : chart_->series())
+    if (s->name() == name && !s->property("pfHelper").toBool()) return setSeriesVisible(name, !s->isVisible());
+}
+
+bool ChartView::hasSecondary() const {
+  for (QAbstractSeries* s : chart_->series())
+    if (s->property("pfSecondary").toBool()) return true;
+  return false;
+}
+
+void ChartView::setShowAll(bool all) {
+  showAll_ = all;
   for (QAbstractSeries* s : chart_->series()) {
-    if (s->name() != name) continue;
-    s->setVisible(!s->isVisible());
-    // Hiding a series hides its marker too; keep it, greyed, so a second click brings the series back.
-    for (QLegendMarker* m : chart_->legend()->markers(s)) {
-      m->setVisible(true);
-      QColor c = m->labelBrush().color();
-      c.setAlphaF(s->isVisible() ? 1.0 : 0.4);
-      m->setLabelBrush(c);
-    }
+    if (!s->property("pfSecondary").toBool()) continue;
+    setSeriesVisible(s->name(), all);
+    for (QListWidgetItem* item : legend_->findItems(s->name(), Qt::MatchExactly)) item->setHidden(!all);
   }
+  fitLegend();
+}
+
+QStringList ChartView::legendEntries() const {
+  QStringList out;
+  for (int i = 0; i < legend_->count(); ++i)
+    if (!legend_->item(i)->isHidden()) out << legend_->item(i)->text();
+  return out;
+}
+
+QStringList ChartView::clippedLegendEntries() const {
+  QStringList out;
+  QStyleOptionViewItem option;
+  option.initFrom(legend_);
+  option.decorationSize = legend_->iconSize();
+  option.features =
+      QStyleOptionViewItem::HasDisplay | QStyleOptionViewItem::HasDecoration | QStyleOptionViewItem::HasCheckIndicator;
+  const int room = legend_->width() - legend_->style()->pixelMetric(QStyle::PM_ScrollBarExtent);
+  for (int i = 0; i < legend_->count(); ++i) {
+    QListWidgetItem* item = legend_->item(i);
+    if (item->isHidden()) continue;
+    const QModelIndex index = legend_->model()->index(i, 0);
+    const int needed = legend_->itemDelegate()->sizeHint(option, index).width();
+    if (needed > room || legend_->fontMetrics().horizontalAdvance(item->text()) > room) out << item->text();
+  }
+  return out;
 }
 
 QString ChartView::hoverText(const QString& name, double x) const {
-  for (const auto& s : model_.series) {
-    if (seriesName(s) != name || s.points.empty()) continue;
-    const AxisMap m{model_.x.scale};
+  const auto& c = model_.chart;
+  for (size_t i = 0; i < c.series.size(); ++i) {
+    const auto& s = c.series[i];
+    if (model_.legendName(i) != name || s.points.empty()) continue;
+    const AxisMap m{c.x.scale};
     const reports::charts::Point* best = nullptr;
     for (const auto& p : s.points)
       if (m.usable(p.x) && (!best || std::abs(m.to(p.x) - m.to(x)) < std::abs(m.to(best->x) - m.to(x)))) best = &p;
     if (!best) return {};
-    const QString xs = model_.x.binarySuffix ? QString::fromStdString(reports::charts::binarySize(best->x))
-                                             : number(best->x) + " " + QString::fromStdString(model_.x.unit);
-    const QString unit = QString::fromStdString(model_.y.unit);
-    QString text = QString("%1\n%2: %3 %4").arg(name, xs, number(best->y), unit);
+    const std::string& unit = c.y.unit;
+    const QString xs =
+        formatX(c.x, best->x) + (unitInTicks(c.x) || c.x.unit.empty() ? "" : " " + QString::fromStdString(c.x.unit));
+    const QString ys = formatValue(best->y, unit, c.y.binarySuffix, 6) +
+                       (unitInTicks(c.y) || unit.empty() ? "" : " " + QString::fromStdString(unit));
+    QString text = QString("%1\n%2: %3").arg(name, xs, ys);
     if (best->low && best->high)
-      text += QString("\nrange %1 - %2 %3").arg(number(*best->low), number(*best->high), unit);
+      text += QString("\nrange %1 - %2")
+                  .arg(formatValue(*best->low, unit, c.y.binarySuffix, 6),
+                       formatValue(*best->high, unit, c.y.binarySuffix, 6));
     return text;
   }
   return {};
@@ -184,26 +311,22 @@ QRect ChartView::plotArea() const {
 }
 
 DrawnChart ChartView::describe() const {
-  DrawnChart d{QString::fromStdString(model_.id), chart_->title(), {}, {}, {}};
+  DrawnChart d{QString::fromStdString(model_.chart.id), chart_->title(), {}, {}, {}};
   auto axis = [](QAbstractAxis* a) {
     DrawnAxis out;
     out.title = a->titleText();
-    if (auto* c = qobject_cast<QCategoryAxis*>(a)) {
-      out = {"log2", c->min(), c->max(), c->categoriesLabels(), a->titleText()};
-    } else if (auto* l = qobject_cast<QLogValueAxis*>(a)) {
-      out = {"log10", l->min(), l->max(), {}, a->titleText()};
-    } else if (auto* v = qobject_cast<QValueAxis*>(a)) {
-      out = {"linear", v->min(), v->max(), {}, a->titleText()};
-    }
+    if (auto* c = qobject_cast<QCategoryAxis*>(a))
+      out = {a->property("pfScale").toString(), c->min(), c->max(), c->categoriesLabels(), a->titleText()};
     return out;
   };
+  const QStringList listed = legendEntries();
   d.x = axis(chart_->axes(Qt::Horizontal).value(0));
   d.y = axis(chart_->axes(Qt::Vertical).value(0));
   for (QAbstractSeries* s : chart_->series()) {
     DrawnSeries ds;
     ds.name = s->name();
     ds.visible = s->isVisible();
-    ds.inLegend = !s->property("pfHelper").toBool();
+    ds.inLegend = !s->property("pfHelper").toBool() && listed.contains(s->name());
     const QXYSeries* xy = qobject_cast<QXYSeries*>(s);
     if (auto* area = qobject_cast<QAreaSeries*>(s)) {
       ds.kind = "area";
@@ -223,6 +346,7 @@ QImage ChartView::image(QSize size) {
   resize(size);
   // grab() sends the pending resize even to a hidden widget; the chart lays out on the next grab.
   (void)grab();
+  layout()->activate();
   chart_->layout()->activate();
   return grab().toImage();
 }
@@ -238,7 +362,7 @@ bool ChartView::saveSvg(const QString& path, QSize size) {
 void ChartView::exportDialog(bool svg) {
   const QString suffix = svg ? "svg" : "png";
   const QString path =
-      QFileDialog::getSaveFileName(this, tr("Export chart"), QString::fromStdString(model_.id) + "." + suffix,
+      QFileDialog::getSaveFileName(this, tr("Export chart"), QString::fromStdString(model_.chart.id) + "." + suffix,
                                    svg ? tr("SVG (*.svg)") : tr("PNG (*.png)"));
   if (path.isEmpty()) return;
   if (svg)

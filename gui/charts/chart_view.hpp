@@ -3,8 +3,12 @@
 //
 // One chart of the chart model on screen: hover shows a point's exact values, a rubber band zooms (right
 // click or Home zooms out), a middle-button drag or the arrow keys pan, a legend click hides or shows a series,
-// and the context menu exports PNG or SVG. The header keeps Qt Charts out of its includers: describe() reads
-// what was drawn back as plain data, which the tests check and which survives a port to Qt Graphs.
+// and the context menu exports PNG or SVG. The legend is a list below the plot (Qt Charts' own legend neither
+// wraps nor scrolls, and cut names off): it names each series once, scrolls when long, and a click on an entry
+// hides or shows the series. Overlaid files keep apart: one colour per file, and stacked bars side by side per
+// file. By default a chart shows one line per run and measure (busbw, out-of-place); algbw, in-place and the
+// p50 markers are one click away (setShowAll). The header keeps Qt Charts out of its includers: describe()
+// reads what was drawn back as plain data, which the tests check and which survives a port to Qt Graphs.
 #pragma once
 
 #include <QImage>
@@ -17,22 +21,41 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QListWidget;
+class QListWidgetItem;
 QT_END_NAMESPACE
 
 namespace pf::gui {
+
+/// A chart of the model as the viewer shows it: with several files open, each series knows its file (run).
+struct ViewChart {
+  reports::charts::Chart chart;
+  std::vector<int> run;           ///< per series: the index of its file in `runs`
+  std::vector<std::string> runs;  ///< the files' names; one entry (or none) when one file is open
+  /// One file's chart: every series of run 0.
+  static ViewChart single(const reports::charts::Chart& c);
+  /// The legend name of series `i`: "<file>: <series>" when several files are open.
+  QString legendName(size_t i) const;
+};
+
+/// A series' name: predicted ones say so once, as in the HTML report.
+QString seriesName(const reports::charts::Series& s);
+
+/// True for the series shown only on request: algbw, in-place and the p50 markers.
+bool isSecondary(const reports::charts::Series& s);
 
 struct DrawnSeries {
   QString name;
   QString kind;  ///< "line", "scatter", "area"
   int points = 0;
-  bool dashed = false, visible = true, inLegend = true;
-  std::vector<QPointF> values;  ///< as plotted: x is log2(x) on a log2 axis
+  bool dashed = false, visible = true, inLegend = true;  ///< inLegend: listed in the legend now
+  std::vector<QPointF> values;                           ///< as plotted: x is log2(x) on a log2 axis
 };
 
 struct DrawnAxis {
-  QString kind;  ///< "log2" (category axis over log2 values), "log10", "linear"
+  QString kind;  ///< "log2" or "log10" (category axes over log2 or log10 values), "linear"
   double min = 0, max = 0;
-  QStringList labels;  ///< the log2 axis' tick labels ("1 KiB", "2 MiB")
+  QStringList labels;  ///< the tick labels ("1 KiB", "10 ms", "25 GB/s"), as the Qt axis holds them
   QString title;
 };
 
@@ -46,9 +69,16 @@ class ChartView : public QWidget {
   Q_OBJECT
 
  public:
-  ChartView(const reports::charts::Chart& chart, bool dark, QWidget* parent = nullptr);
+  ChartView(const ViewChart& chart, bool dark, QWidget* parent = nullptr);
 
-  const std::string& id() const { return model_.id; }
+  const std::string& id() const { return model_.chart.id; }
+  /// Shows or hides the secondary series (algbw, in-place, p50) and their legend entries.
+  void setShowAll(bool all);
+  bool hasSecondary() const;
+  /// Legend entries whose text does not fit their row or the legend's width (none when laid out right).
+  QStringList clippedLegendEntries() const;
+  /// The legend entries in order, as listed now.
+  QStringList legendEntries() const;
   DrawnChart describe() const;
   /// The plot area (inside the axes) in this widget's coordinates.
   QRect plotArea() const;
@@ -64,10 +94,14 @@ class ChartView : public QWidget {
  private:
   void addSeries();
   void exportDialog(bool svg);
+  void setSeriesVisible(const QString& name, bool visible);
+  void fitLegend();
 
-  reports::charts::Chart model_;
+  ViewChart model_;
   QChart* chart_ = nullptr;
   QChartView* view_ = nullptr;
+  QListWidget* legend_ = nullptr;
+  bool showAll_ = false;
 };
 
 /// True when the palette's window colour is dark: the charts then use Qt Charts' dark theme.

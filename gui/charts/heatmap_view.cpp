@@ -8,41 +8,96 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
+#include "axis_ticks.hpp"
 #include "chart_view.hpp"
+#include "pf/pair_row.hpp"
 
 namespace pf::gui {
 namespace {
 
-constexpr double kScaleWidth = 90;  // the colour scale and its labels, right of the cells
-constexpr double kLabelMin = 14;    // below this cell size node names would overlap: they are left out
+constexpr double kScaleWidth = 150;  // the colour scale and its labels, right of the cells
+constexpr double kLabelMin = 14;     // below this cell size node names would overlap: they are left out
+constexpr double kTop = 64;          // the title and the column names above the cells
+
+// The unit the matrix is written in, chosen by the top of the scale so that cells read 2 to 4 digits.
+struct BandwidthUnit {
+  double factor;  // GB/s per unit
+  const char* name;
+};
+BandwidthUnit unitFor(double full) {
+  if (full >= 1000) return {1000, "TB/s"};
+  if (full > 0 && full < 1) return {1e-3, "MB/s"};
+  return {1, "GB/s"};
+}
+
+QString inUnit(double gbps, BandwidthUnit u) {
+  const double v = gbps / u.factor;
+  return plainNumber(v, v >= 100 ? 0 : v >= 10 ? 1 : 2);
+}
 
 }  // namespace
 
-HeatmapView::HeatmapView(const reports::charts::Heatmap& heatmap, Details details, QWidget* parent)
-    : QWidget(parent), model_(heatmap), details_(std::move(details)) {
+PairMatrix pairMatrix(const Result& pairs, std::vector<std::string> failing) {
+  PairMatrix m;
+  m.failing = std::move(failing);
+  std::vector<PairRow> rows;
+  if (pairs.kind == Kind::kPairs)
+    for (const Json& j : pairs.rows) rows.push_back(pairRowFromJson(j));
+  std::map<int, std::string> names;
+  for (const PairRow& r : rows) names[r.node_a] = r.host_a, names[r.node_b] = r.host_b;
+  std::map<int, size_t> index;
+  for (const auto& [node, host] : names) index[node] = m.nodes.size(), m.nodes.push_back(host);
+  m.gbps.assign(m.nodes.size(), std::vector<std::optional<double>>(m.nodes.size()));
+  double best = 0, expected = 0;
+  for (const PairRow& r : rows) {
+    const size_t a = index[r.node_a], b = index[r.node_b];
+    m.gbps[a][b] = r.bw_a_to_b_gbps;
+    m.gbps[b][a] = r.bw_b_to_a_gbps;
+    best = std::max({best, r.bw_a_to_b_gbps, r.bw_b_to_a_gbps});
+    if (r.expected_gbps) expected = std::max(expected, *r.expected_gbps);
+  }
+  m.fullIsExpected = expected > 0;
+  m.full = m.fullIsExpected ? expected : best;
+  m.title = std::string("node-pair bandwidth, row -> column (") + unitFor(m.full).name + ")";
+  return m;
+}
+
+HeatmapView::HeatmapView(PairMatrix matrix, Details details, QWidget* parent)
+    : QWidget(parent), model_(std::move(matrix)), details_(std::move(details)) {
   setMouseTracking(true);
-  setMinimumSize(320, 240);
+  setMinimumSize(360, 260);
 }
 
 QSize HeatmapView::sizeHint() const {
   const int n = static_cast<int>(model_.nodes.size());
-  return {std::clamp(140 + 36 * n + 100, 420, 1000), std::clamp(60 + 36 * n, 300, 900)};
+  return {std::clamp(140 + 56 * n + 160, 460, 1100), std::clamp(80 + 56 * n, 300, 900)};
 }
 
-QColor HeatmapView::cellColor(const std::optional<double>& pct) {
-  if (!pct) return QColor(0xdd, 0xdd, 0xdd);
-  // 100% of expected is green, 0% red, in between along the hue circle; above 100% stays green.
-  return QColor::fromHsl(static_cast<int>(120 * std::clamp(*pct / 100.0, 0.0, 1.0)), 178, 140);
+QColor HeatmapView::cellColor(const std::optional<double>& fraction) {
+  if (!fraction) return QColor(0xdd, 0xdd, 0xdd);
+  // The full scale (expected) is green, 0 red, in between along the hue circle; above full stays green.
+  return QColor::fromHsl(static_cast<int>(120 * std::clamp(*fraction, 0.0, 1.0)), 178, 140);
+}
+
+QStringList HeatmapView::scaleLabels() const {
+  const BandwidthUnit u = unitFor(model_.full);
+  return {"0 " + QString(u.name), inUnit(model_.full / 2, u) + " " + u.name,
+          inUnit(model_.full, u) + " " + u.name + (model_.fullIsExpected ? " expected" : " best")};
+}
+
+QString HeatmapView::cellText(int row, int column) const {
+  const auto& v = model_.gbps[row][column];
+  return v ? inUnit(*v, unitFor(model_.full)) : QString();
 }
 
 HeatmapView::Geometry HeatmapView::geometry() const {
   const double n = std::max<size_t>(1, model_.nodes.size());
-  const double top = 40;
-  double cell = std::min({36.0, (height() - top - 10) / n, (width() - 20 - kScaleWidth) / n});
+  double cell = std::min({56.0, (height() - kTop - 10) / n, (width() - 20 - kScaleWidth) / n});
   const double left = cell >= kLabelMin ? 110 : 20;
   cell = std::max(1.0, std::min(cell, (width() - left - 10 - kScaleWidth) / n));
-  return {left, top, cell};
+  return {left, kTop, cell};
 }
 
 QRect HeatmapView::plotArea() const {
@@ -63,11 +118,14 @@ std::pair<int, int> HeatmapView::cellAt(QPoint pos) const {
 QString HeatmapView::toolTipAt(QPoint pos) const {
   const auto [row, col] = cellAt(pos);
   if (row < 0) return {};
-  const auto& v = model_.cells[row][col];
-  QString text = QString("%1 - %2: %3")
+  const auto& v = model_.gbps[row][col];
+  const BandwidthUnit u = unitFor(model_.full);
+  QString text = QString("%1 -> %2: %3")
                      .arg(QString::fromStdString(model_.nodes[row]), QString::fromStdString(model_.nodes[col]),
-                          v ? QString::number(*v, 'f', 1) + " " + QString::fromStdString(model_.unit) + " of expected"
-                            : QString("no pair"));
+                          v ? inUnit(*v, u) + " " + u.name : QString("no pair"));
+  if (v && model_.fullIsExpected)
+    text += QString(" (%1% of the expected %2 %3)")
+                .arg(plainNumber(100 * *v / model_.full, 0), inUnit(model_.full, u), QString(u.name));
   const QString more = details_ ? details_(row, col) : QString();
   return more.isEmpty() ? text : text + "\n" + more;
 }
@@ -97,26 +155,36 @@ void HeatmapView::paintEvent(QPaintEvent*) {
   const Geometry g = geometry();
   const size_t n = model_.nodes.size();
   const bool labels = g.cell >= kLabelMin;
+  if (labels) {
+    // Which way a cell reads: from the row's node to the column's.
+    p.drawText(QRectF(0, g.top - 24, g.left - 6, 20), Qt::AlignRight | Qt::AlignVCenter, tr("from \u2193 to \u2192"));
+    for (size_t j = 0; j < n; ++j)
+      p.drawText(QRectF(g.left + g.cell * j, g.top - 24, g.cell, 20), Qt::AlignCenter,
+                 p.fontMetrics().elidedText(QString::fromStdString(model_.nodes[j]), Qt::ElideRight,
+                                            static_cast<int>(g.cell)));
+  }
   for (size_t i = 0; i < n; ++i) {
     if (labels)
       p.drawText(QRectF(0, g.top + g.cell * i, g.left - 6, g.cell), Qt::AlignRight | Qt::AlignVCenter,
                  QString::fromStdString(model_.nodes[i]));
     for (size_t j = 0; j < n; ++j) {
       const QRectF cell(g.left + g.cell * j, g.top + g.cell * i, g.cell - (labels ? 2 : 0), g.cell - (labels ? 2 : 0));
-      p.fillRect(cell, cellColor(model_.cells[i][j]));
-      if (labels && g.cell >= 24 && model_.cells[i][j]) {
+      const auto& v = model_.gbps[i][j];
+      p.fillRect(cell, cellColor(v && model_.full > 0 ? std::optional<double>(*v / model_.full) : std::nullopt));
+      const QString t = cellText(static_cast<int>(i), static_cast<int>(j));
+      if (labels && !t.isEmpty() && p.fontMetrics().horizontalAdvance(t) + 4 <= cell.width()) {
         p.setPen(Qt::black);
-        p.drawText(cell, Qt::AlignCenter, QString::number(*model_.cells[i][j], 'f', 0));
+        p.drawText(cell, Qt::AlignCenter, t);
         p.setPen(palette().color(QPalette::Text));
       }
     }
   }
-  // The colour scale: the same mapping the cells use, 0% at the bottom to 100% at the top.
+  // The colour scale: the same mapping the cells use, 0 at the bottom to the full scale at the top.
   const double sx = g.left + g.cell * n + 16, side = std::max(60.0, g.cell * n);
   for (int k = 0; k < 100; ++k)
-    p.fillRect(QRectF(sx, g.top + side * (99 - k) / 100.0, 16, side / 100.0 + 1), cellColor(k + 0.5));
-  for (int pct : {0, 50, 100})
-    p.drawText(QPointF(sx + 20, g.top + side * (100 - pct) / 100.0 + 4), QString("%1%").arg(pct));
+    p.fillRect(QRectF(sx, g.top + side * (99 - k) / 100.0, 16, side / 100.0 + 1), cellColor((k + 0.5) / 100));
+  const QStringList marks = scaleLabels();
+  for (int k = 0; k < marks.size(); ++k) p.drawText(QPointF(sx + 20, g.top + side * (1 - k / 2.0) + 4), marks[k]);
 }
 
 QImage HeatmapView::image(QSize size) {

@@ -1,18 +1,38 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The pair matrix (charts::Heatmap) drawn with QPainter: one cell per node pair coloured from red (0% of the
-// expected bandwidth) to green (100% and above), as the HTML report colours it, grey where no pair ran, and
-// a colour scale beside it. Hovering a cell shows the pair's own numbers, which the caller supplies.
+// The pair matrix drawn with QPainter: one cell per direction of each node pair, row -> column, holding that
+// direction's bandwidth in GB/s (scaled to MB/s or TB/s where that reads better), coloured from red (0) to green
+// (the expected bandwidth, or the best measured where the document has no expectation), grey where no pair
+// ran, with a colour scale in the same unit beside it. The chart model's heatmap holds one symmetric % per
+// pair; the viewer reads both directions from the document's pair rows (pairMatrix). Hovering a cell shows the
+// pair's own numbers, which the caller supplies.
 #pragma once
 
 #include <QImage>
+#include <QStringList>
 #include <QWidget>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "charts/chart_model.hpp"
 
 namespace pf::gui {
+
+/// The pair matrix as the viewer draws it: gbps[row][column] is the bandwidth from the row's node to the
+/// column's, in GB/s.
+struct PairMatrix {
+  std::string id = "pairs.matrix", title;
+  std::vector<std::string> nodes;
+  std::vector<std::vector<std::optional<double>>> gbps;
+  double full = 0;              ///< GB/s at the top of the colour scale
+  bool fullIsExpected = false;  ///< `full` is the expected bandwidth (else the best measured)
+  std::vector<std::string> failing;
+};
+
+/// The matrix of a result of kind pairs, with `failing` (the chart model's list) beside it.
+PairMatrix pairMatrix(const Result& pairs, std::vector<std::string> failing);
 
 class HeatmapView : public QWidget {
   Q_OBJECT
@@ -20,16 +40,20 @@ class HeatmapView : public QWidget {
  public:
   /// `details(row, column)` is the hover text of a cell (the pair's measurements); may be empty.
   using Details = std::function<QString(int, int)>;
-  HeatmapView(const reports::charts::Heatmap& heatmap, Details details, QWidget* parent = nullptr);
+  HeatmapView(PairMatrix matrix, Details details, QWidget* parent = nullptr);
 
-  const reports::charts::Heatmap& model() const { return model_; }
+  const PairMatrix& model() const { return model_; }
   /// The cells' area in this widget's coordinates.
   QRect plotArea() const;
   /// The cell under `pos` as (row, column), or (-1, -1).
   std::pair<int, int> cellAt(QPoint pos) const;
   QString toolTipAt(QPoint pos) const;
-  /// The colour of a cell: the scale applied to the model's value.
-  static QColor cellColor(const std::optional<double>& pct);
+  /// The colour of a cell: the scale applied to the fraction of `full` (0 red, 1 and above green).
+  static QColor cellColor(const std::optional<double>& fraction);
+  /// The colour scale's labels, bottom to top ("0", "175 MB/s", "350 MB/s expected").
+  QStringList scaleLabels() const;
+  /// The text written in a cell (its bandwidth in the scale's unit), empty where no pair ran.
+  QString cellText(int row, int column) const;
 
   QImage image(QSize size);
   bool saveSvg(const QString& path, QSize size);
@@ -45,7 +69,7 @@ class HeatmapView : public QWidget {
   };
   Geometry geometry() const;
 
-  reports::charts::Heatmap model_;
+  PairMatrix model_;
   Details details_;
 };
 

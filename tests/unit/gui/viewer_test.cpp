@@ -5,6 +5,9 @@
 // and values, on the axes the model asks for; a bad file is a message naming it and the others stay open; a
 // streaming document reloads; --export-png's renderer writes non-blank images of the export size.
 #include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -12,13 +15,17 @@
 #include <QtTest>
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include "batch.hpp"
 #include "chart_panel.hpp"
+#include "charts/axis_ticks.hpp"
 #include "check_view.hpp"
 #include "main_window.hpp"
+#include "overlay.hpp"
 #include "pairs_view.hpp"
 #include "pf/import.hpp"
+#include "pf/pair_row.hpp"
 #include "pf/report_io.hpp"
 
 using namespace pf;
@@ -63,7 +70,7 @@ class ViewerTest : public QObject {
       const DrawnChart d = cv->describe();
       QCOMPARE(d.x.kind, QString("log2"));  // world size on a log2 axis, ticks at powers of two
       for (const auto& s : chart.series) {
-        const DrawnSeries* ds = findSeries(d, QString::fromStdString(s.predicted ? s.name + " (predicted)" : s.name));
+        const DrawnSeries* ds = findSeries(d, seriesName(s));
         QVERIFY2(ds, s.name.c_str());
         QVERIFY(ds->inLegend);
         if (s.style == reports::charts::Style::kStacked) {
@@ -76,7 +83,7 @@ class ViewerTest : public QObject {
         if (ds->kind == "line") QCOMPARE(ds->dashed, s.predicted || s.style == reports::charts::Style::kIdeal);
         for (size_t i = 0; i < s.points.size(); ++i) {
           QCOMPARE(ds->values[i].x(), std::log2(s.points[i].x));
-          QCOMPARE(ds->values[i].y(), s.points[i].y);
+          QCOMPARE(ds->values[i].y(), d.y.kind == "log10" ? std::log10(s.points[i].y) : s.points[i].y);
           QVERIFY(ds->values[i].x() >= d.x.min && ds->values[i].x() <= d.x.max);
           QVERIFY(ds->values[i].y() >= d.y.min && ds->values[i].y() <= d.y.max);
         }
@@ -106,7 +113,7 @@ class ViewerTest : public QObject {
       const DrawnSeries* s = findSeries(bw, QString("%1: %2").arg(file, QString::fromStdString(busbw.name)));
       QVERIFY2(s, file);
       QCOMPARE(s->points, static_cast<int>(busbw.points.size()));
-      QCOMPARE(s->values.back().y(), busbw.points.back().y);
+      QCOMPARE(s->values.back().y(), std::log10(busbw.points.back().y));  // a log axis: see below
     }
     QCOMPARE(bw.series.size(), 2 * model.front().series.size());
     QCOMPARE(bw.x.kind, QString("log2"));
@@ -116,7 +123,8 @@ class ViewerTest : public QObject {
     // Hover shows the model's exact value; a legend click hides the series and a second one shows it.
     ChartView* cv = view->chart("sweep.all_reduce.float.sum.bandwidth");
     const QString name = "sweep: " + QString::fromStdString(busbw.name);
-    QVERIFY(cv->hoverText(name, busbw.points.back().x).contains(QString::number(busbw.points.back().y, 'g', 6)));
+    const QString shown = formatValue(busbw.points.back().y, "GB/s", false, 6);
+    QVERIFY2(cv->hoverText(name, busbw.points.back().x).contains(shown), qPrintable(cv->hoverText(name, 1)));
     cv->toggleSeries(name);
     QVERIFY(!findSeries(cv->describe(), name)->visible);
     cv->toggleSeries(name);
@@ -155,7 +163,22 @@ class ViewerTest : public QObject {
     const double cell = area.width() / static_cast<double>(model.nodes.size());
     const QPoint c01(area.left() + static_cast<int>(1.5 * cell), area.top() + static_cast<int>(0.5 * cell));
     QCOMPARE(hm->cellAt(c01), std::make_pair(0, 1));
-    QVERIFY2(hm->toolTipAt(c01).contains("GB/s"), qPrintable(hm->toolTipAt(c01)));
+    QVERIFY2(hm->toolTipAt(c01).contains(" -> ") && hm->toolTipAt(c01).contains("MB/s"),
+             qPrintable(hm->toolTipAt(c01)));
+    // Both directions of a pair, each in its own cell: row -> column; the scale in the cells' unit.
+    const RunReport doc = readReport(golden("pairs.json").toStdString());
+    int checked = 0;
+    for (const Json& j : doc.results.front().rows) {
+      const PairRow p = pairRowFromJson(j);
+      const int a = static_cast<int>(std::find(model.nodes.begin(), model.nodes.end(), p.host_a) - model.nodes.begin());
+      const int b = static_cast<int>(std::find(model.nodes.begin(), model.nodes.end(), p.host_b) - model.nodes.begin());
+      QCOMPARE(hm->cellText(a, b), plainNumber(p.bw_a_to_b_gbps * 1000, p.bw_a_to_b_gbps >= 0.1 ? 0 : 1));
+      QCOMPARE(hm->cellText(b, a), plainNumber(p.bw_b_to_a_gbps * 1000, p.bw_b_to_a_gbps >= 0.1 ? 0 : 1));
+      ++checked;
+    }
+    QCOMPARE(checked, 6);
+    QCOMPARE(hm->scaleLabels().front(), QString("0 MB/s"));
+    QVERIFY2(hm->scaleLabels().back().endsWith("MB/s expected"), qPrintable(hm->scaleLabels().join(",")));
     for (const auto& f : model.failing) QVERIFY(view->failures().contains(QString::fromStdString(f)));
     QVERIFY(std::any_of(view->failures().begin(), view->failures().end(),
                         [](const QString& s) { return s.contains("node2"); }));
@@ -204,6 +227,115 @@ class ViewerTest : public QObject {
     writeReport(grown, path.toStdString());  // atomic rename, as a streaming sweep writes
     QVERIFY(spy.wait(5000));
     QCOMPARE(set.documents().front().report.results.size(), grown.results.size());
+  }
+
+  void tickLabelsAreScaledNumbersWithUnits() {
+    QCOMPARE(formatValue(1500, "us"), QString("1.5 ms"));
+    QCOMPARE(formatValue(0.0246, "GB/s"), QString("24.6 MB/s"));
+    QCOMPARE(formatValue(2.5e6, "samples/s"), QString("2.5M"));
+    reports::charts::Axis time{"step time", "us", reports::charts::Scale::kLinear, false};
+    double lo = 0, hi = 29000;
+    QStringList labels;
+    for (const Tick& t : axisTicks(time, lo, hi)) labels << t.label;
+    QCOMPARE(labels, QStringList({"0 ms", "5 ms", "10 ms", "15 ms", "20 ms", "25 ms", "30 ms"}));
+    reports::charts::Axis bw{"bandwidth", "GB/s", reports::charts::Scale::kLog10, false};
+    lo = std::log10(5e-5), hi = std::log10(300);
+    labels.clear();
+    for (const Tick& t : axisTicks(bw, lo, hi)) labels << t.label;
+    QCOMPARE(labels.front(), QString("100 kB/s"));
+    QVERIFY2(labels.contains("1 GB/s") && labels.contains("100 GB/s"), qPrintable(labels.join(",")));
+  }
+
+  void everyChartHasReadableTicksAndLegends() {
+    // Every chart of every tab: no e-notation among the ticks the Qt axes hold, each legend entry once, none cut.
+    MainWindow w(false);
+    QVERIFY(w.openFiles({golden("capacity.json"), golden("scale.json"), golden("sweep.json"), golden("sweep_v1.json"),
+                         golden("compare.json")})
+                .isEmpty());
+    const QRegularExpression eNotation("[0-9.]e[+-]?[0-9]");
+    int charts = 0;
+    for (const char* tab : {"Scaling", "Sweeps", "Comparison"}) {
+      auto* panel = qobject_cast<ChartPanel*>(w.tab(tab));
+      QVERIFY2(panel, tab);
+      panel->showAllBox()->setChecked(true);  // every legend entry listed
+      for (ChartView* cv : panel->chartViews()) {
+        (void)cv->image(kExportSize);
+        const DrawnChart d = cv->describe();
+        QVERIFY2(d.x.labels.size() >= 2 && d.y.labels.size() >= 2, qPrintable(d.id));
+        for (const QString& l : d.x.labels + d.y.labels)
+          QVERIFY2(!eNotation.match(l).hasMatch(), qPrintable(d.id + ": " + l));
+        QVERIFY2(cv->clippedLegendEntries().isEmpty(), qPrintable(d.id + ": " + cv->clippedLegendEntries().join(",")));
+        const QStringList legend = cv->legendEntries();
+        QCOMPARE(QSet<QString>(legend.begin(), legend.end()).size(), legend.size());
+        for (const QString& l : legend) QVERIFY2(l.count("predicted") <= 1, qPrintable(l));
+        ++charts;
+      }
+    }
+    QVERIFY(charts >= 8);
+    // Bandwidth from 8 B to 32 KiB spans more than two decades: a log axis, labelled in MB/s and GB/s.
+    const DrawnChart bw =
+        qobject_cast<ChartPanel*>(w.tab("Sweeps"))->chart("sweep.all_reduce.float.sum.bandwidth")->describe();
+    QCOMPARE(bw.y.kind, QString("log10"));
+    QVERIFY2(bw.y.labels.join(",").contains("MB/s"), qPrintable(bw.y.labels.join(",")));
+  }
+
+  void stepTimeBarsStandPerFile() {
+    // Two scaling runs: one bar per file at each world size, each as tall as that file's own step time parts.
+    MainWindow w(false);
+    const QStringList files = {golden("capacity.json"), golden("scale.json")};
+    QVERIFY(w.openFiles(files).isEmpty());
+    const DrawnChart d = qobject_cast<ChartPanel*>(w.tab("Scaling"))->chart("scale.breakdown")->describe();
+    for (const QString& file : files) {
+      const QString stem = QFileInfo(file).completeBaseName();
+      const auto model = reports::charts::chartsFor(readReport(file.toStdString())).charts;
+      const auto& parts =
+          *std::find_if(model.begin(), model.end(), [](const auto& c) { return c.id == "scale.breakdown"; });
+      std::map<double, double> tops;  // bar centre -> its top
+      for (const DrawnSeries& s : d.series) {
+        if (!s.name.startsWith(stem + ": ")) continue;
+        QCOMPARE(s.kind, QString("area"));
+        for (size_t k = 0; k + 3 < s.values.size(); k += 4) {
+          const double centre = (s.values[k].x() + s.values[k + 2].x()) / 2;
+          tops[centre] = std::max(tops[centre], s.values[k + 1].y());
+        }
+      }
+      QCOMPARE(tops.size(), parts.series.front().points.size());  // one bar per world size, not one per segment
+      size_t i = 0;
+      for (const auto& [centre, top] : tops) {
+        double total = 0;
+        for (const auto& seg : parts.series) total += seg.points[i].y;
+        QCOMPARE(top, total);
+        // Centred beside the world size, never on the other file's bar.
+        QVERIFY(std::abs(centre - std::log2(parts.series.front().points[i].x)) < 0.5);
+        for (const DrawnSeries& s : d.series)
+          if (!s.name.startsWith(stem + ": "))
+            for (size_t k = 0; k + 3 < s.values.size(); k += 4)
+              QVERIFY(centre < s.values[k].x() || centre > s.values[k + 2].x());
+        ++i;
+      }
+    }
+  }
+
+  void oneLinePerRunAndMeasureByDefault() {
+    MainWindow w(false);
+    QVERIFY(w.openFiles({golden("sweep.json"), golden("sweep_v1.json")}).isEmpty());
+    auto* panel = qobject_cast<ChartPanel*>(w.tab("Sweeps"));
+    QVERIFY(panel && !panel->showAllBox()->isHidden() && !panel->showAllBox()->isChecked());
+    ChartView* cv = panel->chart("sweep.all_reduce.float.sum.bandwidth");
+    auto visibleLines = [&] {
+      QStringList out;
+      for (const DrawnSeries& s : cv->describe().series)
+        if (s.visible && s.inLegend && s.kind != "area") out << s.name;
+      return out;
+    };
+    QCOMPARE(visibleLines(), QStringList({"sweep: busbw out-of-place", "sweep_v1: busbw out-of-place"}));
+    for (const QString& l : cv->legendEntries())
+      QVERIFY2(!l.contains("algbw") && !l.contains("in-place") && !l.contains("p50"), qPrintable(l));
+    panel->showAllBox()->setChecked(true);
+    QVERIFY(visibleLines().contains("sweep: algbw in-place"));
+    QVERIFY(cv->legendEntries().contains("sweep_v1: algbw out-of-place"));
+    panel->showAllBox()->setChecked(false);
+    QCOMPARE(visibleLines().size(), 2);
   }
 
   void exportPngWritesNonBlankImages() {
