@@ -43,7 +43,9 @@ std::string svgHeatmap(const charts::Heatmap& hm) {
     svg += fmt::format("<text class=\"ty\" x=\"{}\" y=\"{}\">{}</text>\n", left - 6, top + cell * i + cell / 2 + 4,
                        escape(hm.nodes[i]));
     for (size_t j = 0; j < n; ++j) {
-      const std::optional<double> v = i < hm.gbps.size() && j < hm.gbps[i].size() ? hm.gbps[i][j] : std::nullopt;
+      // A pointer rather than a copied optional: GCC 12 warns (maybe-uninitialized) on the copy at -O2.
+      const double* v = i < hm.gbps.size() && j < hm.gbps[i].size() && hm.gbps[i][j] ? &*hm.gbps[i][j]
+                                                                                     : static_cast<double*>(nullptr);
       const std::string fill = v ? heatColour(*v / top_gbps) : std::string("#ddd");
       const std::string what =
           v ? fmt::format("{} GB/s", charts::plainNumber(*v, 4)) +
