@@ -21,6 +21,35 @@
 #include "run_guards.hpp"
 
 namespace pf::cli {
+namespace {
+
+// No rank got through MPI's start, so none wrote a document: the launcher writes it, with no results, verdict
+// error and exit 3, so a script that reads --json sees why instead of no file (or an earlier run's).
+std::vector<std::string> writeStartupDocument(const CommonOptions& common, const std::string& command,
+                                              const Invocation& inv, const LauncherEnv& env, const JobEnd& end) {
+  try {
+    std::vector<reports::OutputSpec> specs;
+    for (const std::string& file : common.documentFiles()) specs.push_back({"json", file});
+    if (specs.empty()) return {};
+    reports::Outputs outputs(specs, common.view);
+    Context c;
+    c.version = version();
+    c.command = command;
+    for (int i = 0; i < *inv.argc; ++i) c.argv.emplace_back((*inv.argv)[i]);
+    c.hostname = hostName();
+    c.start_time = utcNowIso8601();
+    c.world_size = common.localRanks;
+    c.launcher = toJson(env);
+    c.launcher["bootstrap"] = "none: MPI did not start";
+    outputs.begin(c);
+    return outputs.partialWriter()(end.why, static_cast<ExitCode>(end.code));
+  } catch (const Error& e) {  // the process is ending with exit 3 either way
+    std::cerr << fmt::format("preflight {}: cannot write the document: {}", command, e.what()) << std::endl;
+    return {};
+  }
+}
+
+}  // namespace
 
 std::optional<int> relaunchLocally(const CommonOptions& common, const std::string& command, const Invocation& inv,
                                    const LauncherEnv& env) {
@@ -60,6 +89,14 @@ std::optional<int> relaunchLocally(const CommonOptions& common, const std::strin
   PF_LOG_INFO("launch", "relaunching through {} with {} ranks", PF_MPIEXEC, localRanks);
   const std::vector<DocumentStamp> stamps = stampDocuments(common.documentFiles());
   const JobEnd end = runLocalJob(args, command, common.timeoutSeconds);
+  if (end.startup) {
+    const std::vector<std::string> files = writeStartupDocument(common, command, inv, env, end);
+    if (!files.empty())
+      std::cerr << fmt::format("preflight {}: the document is in {} (marked partial, exit {})", command,
+                               fmt::join(files, ", "), end.code)
+                << std::endl;
+    return end.code;
+  }
   // Rank 0 wrote what it saw (mpirun's SIGTERM); the document says what this process returns.
   for (const std::string& file : amendPartialDocuments(stamps, end))
     std::cerr << fmt::format("preflight {}: {}; the document so far is in {} (marked partial, exit {})", command,
@@ -104,9 +141,11 @@ int runOnRanks(const std::string& command, const Invocation& inv, const CommonOp
   Environment env = Environment::fromProcess();
   LauncherEnv launcher = detectLauncher(env);
   if (std::optional<int> code = relaunchLocally(common, command, inv, launcher)) return *code;
+  if (launcher.spawned) tieRankToParent();
   std::unique_ptr<Bootstrap> boot;  // outlives the watchdog, which may call abortAll on it
   Watchdog watchdog(common.timeoutSeconds, command, common, launcher);
   boot = startBootstrap(inv, launcher);
+  markRankStarted();
   watchdog.attach(*boot);
   SignalGuard signals(command, boot->rank(), common);
   try {

@@ -2,13 +2,20 @@
 // Copyright (c) 2026 The Preflight authors
 #include "local_job.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <optional>
@@ -25,6 +32,79 @@ namespace {
 constexpr int kGraceSeconds = 10;
 
 std::string signalName(int sig) { return fmt::format("signal {} ({})", sig, strsignal(sig)); }
+
+// What the launcher tells the job through its environment (mpirun passes it on to the ranks it starts): the pid
+// mpirun runs as, so a rank can tell its parent died before it could ask to follow it; and a file each rank
+// appends a byte to once MPI started, so the launcher can tell a job that never started from a failed check.
+constexpr const char* kMpirunPidVar = "PF_JOB_MPIRUN_PID";
+constexpr const char* kStartedFileVar = "PF_JOB_STARTED_FILE";
+
+// The interfaces that are up, for the message of a job that did not start: Open MPI needs one, even for ranks
+// on one machine (with none, not even loopback, mpirun ends at once: "unable to find network interfaces").
+std::vector<std::string> interfacesUp() {
+  std::vector<std::string> up;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return up;
+  for (ifaddrs* a = list; a; a = a->ifa_next)
+    if ((a->ifa_flags & IFF_UP) && std::find(up.begin(), up.end(), a->ifa_name) == up.end())
+      up.emplace_back(a->ifa_name);
+  freeifaddrs(list);
+  return up;
+}
+
+// mpirun, or the ranks it started, ended before any rank got through MPI's start: Open MPI printed why (its
+// text is above ours); say it in Preflight's words, with what to do, as a run-time failure (exit 3), never as a
+// failed check (mpirun's exit 1).
+JobEnd startupFailure(int status, const std::string& command) {
+  const std::string how = WIFSIGNALED(status) ? "ended on " + signalName(WTERMSIG(status))
+                                              : fmt::format("exited with status {}", WEXITSTATUS(status));
+  std::string why = fmt::format("MPI did not start: mpirun {} before any rank got through MPI initialisation", how);
+  std::string todo;
+  if (interfacesUp().empty()) {
+    why += "; no network interface is up on this machine, not even loopback";
+    todo =
+        "Open MPI needs one even for ranks on one machine: bring loopback up (ip link set lo up) or run where a "
+        "network interface is up";
+  } else {
+    todo = fmt::format("Open MPI's message above says why; `{} -np 2{} hostname` shows whether MPI starts at all",
+                       PF_MPIEXEC, geteuid() == 0 ? " --allow-run-as-root" : "");
+  }
+  std::cerr << fmt::format("preflight {}: {}. {} (exit 3)", command, why, todo) << std::endl;
+  return {static_cast<int>(ExitCode::kRuntime), why, true, true};
+}
+
+// A file nothing has written to yet, named in the job's environment; removed when the job is over.
+struct StartedFile {
+  std::string path;
+  StartedFile() {
+    const char* dir = std::getenv("TMPDIR");
+    std::string pattern = fmt::format("{}/preflight-started.XXXXXX", dir && *dir ? dir : "/tmp");
+    const int fd = mkstemp(pattern.data());
+    if (fd < 0) return;  // the job runs the same; a start-up failure then reads as mpirun's exit code
+    ::close(fd);
+    path = pattern;
+  }
+  ~StartedFile() {
+    if (!path.empty()) ::unlink(path.c_str());
+  }
+  bool anyRankStarted() const {
+    struct stat st = {};
+    return path.empty() || (::stat(path.c_str(), &st) == 0 && st.st_size > 0);
+  }
+};
+
+// Writes the decimal digits of `n` after `prefix` into `out` without allocating: for the child between fork and
+// exec, where only async-signal-safe calls are allowed.
+void formatPid(char* out, std::size_t size, const char* prefix, long n) {
+  std::size_t i = 0;
+  while (*prefix && i + 1 < size) out[i++] = *prefix++;
+  char digits[24];
+  int d = 0;
+  do digits[d++] = static_cast<char>('0' + n % 10);
+  while ((n /= 10) > 0 && d < 24);
+  while (d > 0 && i + 1 < size) out[i++] = digits[--d];
+  out[i] = '\0';
+}
 
 std::string timeoutReason(double seconds) { return fmt::format("timed out after {:g} s (--timeout)", seconds); }
 
@@ -65,10 +145,28 @@ JobEnd runLocalJob(const std::vector<std::string>& args, const std::string& comm
   std::vector<char*> cargs;
   for (const std::string& a : args) cargs.push_back(const_cast<char*>(a.c_str()));
   cargs.push_back(nullptr);
+  // The job's environment, made before fork: the child may only make async-signal-safe calls. Its first slot
+  // takes mpirun's pid, which only the child knows (exec keeps it).
+  const StartedFile started;
+  std::vector<std::string> envStore;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "PF_JOB_", 7) != 0) envStore.emplace_back(*e);
+  if (!started.path.empty()) envStore.push_back(fmt::format("{}={}", kStartedFileVar, started.path));
+  char pidEntry[64] = {};
+  std::vector<char*> cenv = {pidEntry};
+  for (std::string& e : envStore) cenv.push_back(e.data());
+  cenv.push_back(nullptr);
+  const pid_t launcher = getpid();
   const pid_t child = fork();
   if (child == 0) {
+    // The launcher owns its job: killed by any signal, SIGKILL too, its mpirun gets SIGTERM and stops the ranks
+    // (each also follows mpirun: tieRankToParent). Same process group as the launcher, so a terminal's Ctrl-C
+    // still reaches the whole job and mpirun can read stdin from a terminal without being stopped (SIGTTIN).
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != launcher) _exit(static_cast<int>(ExitCode::kRuntime));  // it died before prctl took
+    formatPid(pidEntry, sizeof pidEntry, "PF_JOB_MPIRUN_PID=", static_cast<long>(getpid()));
     sigprocmask(SIG_SETMASK, &old, nullptr);
-    execv(cargs[0], cargs.data());
+    execve(cargs[0], cargs.data(), cenv.data());
     std::cerr << fmt::format("preflight {}: cannot run {}: {}", command, cargs[0], std::strerror(errno)) << std::endl;
     _exit(static_cast<int>(ExitCode::kRuntime));
   }
@@ -111,7 +209,37 @@ JobEnd runLocalJob(const std::vector<std::string>& args, const std::string& comm
   }
   sigprocmask(SIG_SETMASK, &old, nullptr);
   if (timedOut && !forwarded) return {static_cast<int>(ExitCode::kTimeout), timeoutReason(timeoutSeconds)};
+  // A job that never started: a usage error (2) stands, anything else is MPI's start that failed.
+  const bool usage = WIFEXITED(status) && WEXITSTATUS(status) == static_cast<int>(ExitCode::kUsage);
+  const bool passed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  if (!forwarded && !usage && !passed && !started.anyRankStarted()) return startupFailure(status, command);
   return endOf(status, forwarded, command, timeoutSeconds);
+}
+
+void tieRankToParent() {
+  const pid_t parent = getppid();
+  // SIGTERM, not SIGKILL: the rank's SignalGuard then leaves its document so far, as for mpirun's own SIGTERM.
+  if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0) return;
+  long expected = 0;
+  if (const char* v = std::getenv(kMpirunPidVar)) expected = std::strtol(v, nullptr, 10);
+  // A parent that died before prctl took: reparented (to init or a subreaper) by now, or already then, when the
+  // mpirun the launcher ran is gone. (Parent pid 1 alone says nothing: mpirun may be a container's first process.)
+  const bool mpirunGone = expected > 0 && ::kill(static_cast<pid_t>(expected), 0) != 0 && errno == ESRCH;
+  const bool orphaned = getppid() != parent || mpirunGone;
+  if (orphaned) {
+    std::cerr << fmt::format("preflight: rank started by pid {} that is gone (mpirun ended): exiting", parent)
+              << std::endl;
+    std::_Exit(static_cast<int>(ExitCode::kRuntime));
+  }
+}
+
+void markRankStarted() {
+  const char* path = std::getenv(kStartedFileVar);
+  if (!path || !*path) return;
+  const int fd = ::open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0) return;
+  [[maybe_unused]] ssize_t n = ::write(fd, "1", 1);
+  ::close(fd);
 }
 
 std::vector<DocumentStamp> stampDocuments(const std::vector<std::string>& paths) {
