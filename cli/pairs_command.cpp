@@ -15,6 +15,7 @@
 #include "pair_engine.hpp"
 #include "pairs_phase.hpp"
 #include "pf/error.hpp"
+#include "pf/progress.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
 #include "pf/units.hpp"
@@ -92,11 +93,15 @@ class PairsCommand final : public Command {
     report.phases.push_back({"init", phase.seconds()});
     report.context.extra["engine"] = engine.info();
     phase.reset();
-    auto progress = [](int done, int total) {
-      std::cerr << fmt::format("[preflight] pairs: round {}/{} done", done, total) << std::endl;
+    // Every round tests its pairs at the same time with the same sizes, so rounds cost alike: the time left is
+    // the time so far per round done, times the rounds left.
+    ProgressLine line("pairs", gate_.common.view.quiet);
+    auto progress = [&line](int done, int total) {
+      if (done < total)
+        line.update(fmt::format("round {}/{} done", done, total),
+                    secondsLeftByShare(line.elapsed(), done, total - done));
     };
-    check::PairsPhase p = check::runPairsPhase(engine, boot, hosts, opts_, gate_.limits, {}, 1,
-                                               quick_ ? std::function<void(int, int)>{} : progress);
+    check::PairsPhase p = check::runPairsPhase(engine, boot, hosts, opts_, gate_.limits, {}, 1, progress);
     report.phases.push_back({"pairs", phase.seconds()});
     std::vector<check::Finding> findings = p.analysis.findings;
     if (!gate_.baselinePath.empty()) {

@@ -20,6 +20,7 @@
 #include "launch.hpp"
 #include "pf/environment.hpp"
 #include "pf/error.hpp"
+#include "pf/progress.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
 #include "pf/verdict.hpp"
@@ -150,6 +151,15 @@ class ScaleCommand final : public Command {
     RunReport report;
     report.context = gatherContext("scale", inv, boot, launcher);
     const std::vector<std::string> hosts = boot.allGather(hostName());  // the nodes each size spans
+    // Progress on stderr: the time left is the time so far per unit of work done, times the work left, with
+    // work counted as scaling::worldSizeWork counts it (samples trained per rank, the references included).
+    ProgressLine progress("scale", common_.view.quiet);
+    double total = 0, done = 0;
+    for (int n : ranks_) total += scaling::worldSizeWork(opt_, n);
+    opt_.onWork = [&](const std::string& what, double work) {
+      done += work;
+      if (done < total) progress.update(what + " done", secondsLeftByShare(progress.elapsed(), done, total - done));
+    };
     Json rows = Json::array();
     for (int n : ranks_) {
       Json row = device_ == "cuda" ? scaling::runCudaWorldSize(opt_, n, boot, launcher.local_rank)
@@ -157,6 +167,7 @@ class ScaleCommand final : public Command {
       row["nodes"] = std::set<std::string>(hosts.begin(), hosts.begin() + n).size();
       if (boot.rank() == 0) rows.push_back(row);  // every rank has left the size's closing barrier
     }
+    opt_.onWork = {};  // it refers to this function's locals
     if (boot.rank() != 0) return 0;
     scaling::addEfficiency(rows);
     return finish(report, summarize(rows, model));
@@ -173,7 +184,17 @@ class ScaleCommand final : public Command {
     RunReport report;
     report.context = gatherContext("scale", inv, boot, launcher);
     Json rows = Json::array();
-    for (int n : ranks_) rows.push_back(scaling::runPytorchWorldSize(opt_, n, python, script, blasThreads_, device_));
+    // torchrun runs each world size whole, so progress comes per world size, weighed as in runNative.
+    ProgressLine progress("scale", common_.view.quiet);
+    double total = 0, done = 0;
+    for (int n : ranks_) total += scaling::worldSizeWork(opt_, n);
+    for (int n : ranks_) {
+      rows.push_back(scaling::runPytorchWorldSize(opt_, n, python, script, blasThreads_, device_));
+      done += scaling::worldSizeWork(opt_, n);
+      if (done < total)
+        progress.update(fmt::format("world size {} done", n),
+                        secondsLeftByShare(progress.elapsed(), done, total - done));
+    }
     scaling::addEfficiency(rows);
     Result r = summarize(rows, FabricModel{});
     r.params["python"] = python;

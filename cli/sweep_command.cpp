@@ -15,6 +15,7 @@
 #include "pf/error.hpp"
 #include "pf/import.hpp"
 #include "pf/log.hpp"
+#include "pf/progress.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
 #include "pf/units.hpp"
@@ -149,16 +150,22 @@ class SweepCommand final : public Command {
       out = common_.makeOutputs();
       out.begin(report.context);
     }
-    Timer progressClock, sinceLast;
     collectives::SweepCallbacks cb;
     cb.onRow = [&](const Result& running, size_t first) { out.rows(running, first); };
-    cb.onProgress = [&](size_t done, size_t total) {
-      // Progress only for runs long enough to wonder about, and at most every 2 s.
-      if (progressClock.seconds() < 3 || sinceLast.seconds() < 2 || done == total) return;
-      sinceLast.reset();
-      std::cerr << fmt::format("[preflight] sweep {}: {}/{} sizes done ({:.0f}%), {:.0f} s elapsed", coll.key(), done,
-                               total, 100.0 * done / total, progressClock.seconds())
-                << std::endl;
+    // Progress on stderr with the time left: a fixed cost plus a cost per byte, fitted to the time each size
+    // took so far, summed over the sizes still to run (a larger size takes longer, so no flat average).
+    ProgressLine progress("sweep " + coll.key());
+    Timer unitClock;
+    std::vector<double> doneBytes, doneSeconds;
+    cb.onProgress = [&](size_t done, const std::vector<uint64_t>& unitBytes) {
+      doneBytes.push_back(static_cast<double>(unitBytes[done - 1]));
+      doneSeconds.push_back(unitClock.seconds());
+      unitClock.reset();
+      if (done >= unitBytes.size()) return;
+      std::vector<double> left(unitBytes.begin() + static_cast<std::ptrdiff_t>(done), unitBytes.end());
+      progress.update(
+          fmt::format("{}/{} sizes done (last {})", done, unitBytes.size(), humanBytes(unitBytes[done - 1])),
+          secondsLeftByFit(doneBytes, doneSeconds, left));
     };
 
     phase.reset();

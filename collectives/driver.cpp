@@ -82,7 +82,15 @@ int64_t checkOnce(Backend& be, const Point& p, Buffers& b, const Launch& l, bool
   return countWrong(p.args.dtype, p.args.op, p.args.nranks, b.hostOut.data(), b.expected.data(), p.layout.recvCount);
 }
 
-SweepRow measure(Backend& be, Bootstrap& boot, const Point& p, Buffers& b, const SweepOptions& o, bool inPlace,
+// A row and, with per-iteration timing, every iteration's time: the slowest rank's (`times`) and each rank's
+// (`rankTimes[rank]`), kept so that the document (and nccl-tests' -J layout written from it) holds them.
+struct Measured {
+  SweepRow row;
+  std::vector<double> times;
+  std::vector<std::vector<double>> rankTimes;
+};
+
+Measured measure(Backend& be, Bootstrap& boot, const Point& p, Buffers& b, const SweepOptions& o, bool inPlace,
                  bool haveExpected) {
   Launch l = makeLaunch(p, b, inPlace);
   writeInput(be, p, b, l);
@@ -100,7 +108,8 @@ SweepRow measure(Backend& be, Bootstrap& boot, const Point& p, Buffers& b, const
   for (double t : perRank) timeUs += t;
   timeUs /= static_cast<double>(perRank.size());
 
-  SweepRow row;
+  Measured m;
+  SweepRow& row = m.row;
   row.collective = p.coll.key();
   row.size_bytes = p.sizeBytes;
   row.count = p.layout.paramCount;
@@ -125,7 +134,9 @@ SweepRow measure(Backend& be, Bootstrap& boot, const Point& p, Buffers& b, const
       std::memcpy(v.data(), s.data(), std::min(s.size(), v.size() * sizeof(double)));
       for (size_t i = 0; i < v.size(); ++i) slowest[i] = std::max(slowest[i], v[i]);
       rankP50.push_back(stats::median(v));
+      m.rankTimes.push_back(std::move(v));
     }
+    m.times = slowest;
     stats::Summary s = stats::summarize(slowest);
     row.iter_min_us = s.min;
     row.iter_p50_us = s.p50;
@@ -142,7 +153,7 @@ SweepRow measure(Backend& be, Bootstrap& boot, const Point& p, Buffers& b, const
     for (int c = 0; c < o.checkIters && wrong == 0; ++c) wrong = boot.allSum(checkOnce(be, p, b, l, haveExpected));
     row.wrong = wrong;
   }
-  return row;
+  return m;
 }
 
 // Largest per-buffer byte count the sweep will touch, over all sizes and types.
@@ -250,7 +261,9 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
   result.params = toJson(params);
 
   std::vector<uint64_t> sizes = sweepSizes(opts);
-  const size_t total = static_cast<size_t>(opts.cycles) * combos.size() * sizes.size();
+  std::vector<uint64_t> unitBytes;  // every unit's size, in the order the loops below run them
+  for (int cycle = 1; cycle <= opts.cycles; ++cycle)
+    for (size_t c = 0; c < combos.size(); ++c) unitBytes.insert(unitBytes.end(), sizes.begin(), sizes.end());
   size_t done = 0;
 
   double busSum = 0;
@@ -265,20 +278,26 @@ Result runSweep(Backend& be, Bootstrap& boot, const Collective& coll, const Swee
         CollArgs args{boot.rank(), n, opts.root, t, op, seed};
         Point p{coll, layout, args, es, coll.sizeBytes(layout, es)};
         bool haveExpected = opts.checkIters > 0 && coll.expected(bufs.expected.data(), layout, args);
-        SweepRow out = measure(be, boot, p, bufs, opts, false, haveExpected);
-        SweepRow in = measure(be, boot, p, bufs, opts, true, haveExpected);
-        if (opts.cycles > 1) out.cycle = in.cycle = cycle;
-        for (const SweepRow* r : {&out, &in}) {
-          busSum += r->busbw_gbps;
-          if (r->wrong.value_or(0) > 0) {
+        Measured out = measure(be, boot, p, bufs, opts, false, haveExpected);
+        Measured in = measure(be, boot, p, bufs, opts, true, haveExpected);
+        if (opts.cycles > 1) out.row.cycle = in.row.cycle = cycle;
+        for (const Measured* m : {&out, &in}) {
+          const SweepRow& r = m->row;
+          busSum += r.busbw_gbps;
+          if (r.wrong.value_or(0) > 0) {
             ++outOfBounds;
-            wrongTotal += *r->wrong;
+            wrongTotal += *r.wrong;
           }
-          result.rows.push_back(toJson(*r));
+          Json row = toJson(r);
+          if (!m->times.empty()) {
+            row["iter_times_us"] = m->times;
+            row["iter_rank_times_us"] = m->rankTimes;
+          }
+          result.rows.push_back(std::move(row));
         }
         if (boot.rank() == 0) {
           if (cb.onRow) cb.onRow(result, result.rows.size() - 2);
-          if (cb.onProgress) cb.onProgress(++done, total);
+          if (cb.onProgress) cb.onProgress(++done, unitBytes);
         }
       }
     }

@@ -57,8 +57,9 @@ void validateOptions(const SweepOptions& o, const Collective& c, int nranks);
 /// Called on rank 0 after each size: the result so far (params set, rows up to now) and the index of the first
 /// row this size added (its out-of-place and in-place rows).
 using RowCallback = std::function<void(const Result& running, size_t firstNewRow)>;
-/// Called on rank 0 now and then during long runs: (rows done, rows planned).
-using ProgressCallback = std::function<void(size_t done, size_t total)>;
+/// Called on rank 0 after each size: `done` of the sweep's units (one size of one type and op in one cycle) are
+/// measured, and `unitBytes` lists the size in bytes of every unit in the order they run (done + left).
+using ProgressCallback = std::function<void(size_t done, const std::vector<uint64_t>& unitBytes)>;
 
 struct SweepCallbacks {
   RowCallback onRow;

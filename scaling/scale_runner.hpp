@@ -7,6 +7,8 @@
 // What one N measures (repetitions, equality checks, the row) is world_size_runner.hpp, shared with CUDA.
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "pf/result.hpp"
@@ -23,7 +25,15 @@ struct ScaleOptions {
   /// Native trainers: the data-parallel parameters may differ from the single-rank reference by this many
   /// times the difference float32 rounding alone makes (equalityBound in world_size_runner.hpp).
   double equalityFactor = 10;
+  /// Called on world rank 0 after each repetition and each single-rank reference training: what was done and
+  /// its work as worldSizeWork() counts it. Empty: nothing is called. Progress only; no measurement reads it.
+  std::function<void(const std::string& what, double work)> onWork;
 };
+
+/// The work of world size `n` in samples trained per rank one after the other: every repetition's warm-up and
+/// timed steps at the per-rank batch, and rank 0's two single-rank references on the whole global batch. The
+/// progress estimate weighs world sizes and repetitions by it (a reference of N ranks' batch costs N steps).
+double worldSizeWork(const ScaleOptions& opt, int n);
 
 /// BLAS threads per rank: `requested` when > 0, else cores / ranks on this node (at least 1).
 int blasThreadsPerRank(int requested, int ranksOnNode);

@@ -2,6 +2,8 @@
 // Copyright (c) 2026 The Preflight authors
 #include "world_size_runner.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -30,12 +32,27 @@ double equalityBound(double roundingDiff, const std::vector<float>& params, cons
   return std::max(floor, opt.equalityFactor * roundingDiff);
 }
 
+namespace {
+int batchPerRankAt(const ScaleOptions& opt, int n) {
+  const int smallest = *std::min_element(opt.ranks.begin(), opt.ranks.end());
+  return opt.strong ? opt.trainer.batchPerRank * smallest / n : opt.trainer.batchPerRank;
+}
+}  // namespace
+
+double worldSizeWork(const ScaleOptions& opt, int n) {
+  const double trained = opt.warmup + opt.steps, batch = batchPerRankAt(opt, n);
+  return opt.reps * trained * batch + 2 * trained * batch * n;
+}
+
 Json measureWorldSize(const ScaleOptions& opt, GradReducer& g, ScaleDevice& device) {
   const int n = g.size();
   TrainerSpec spec = opt.trainer;
-  const int smallest = *std::min_element(opt.ranks.begin(), opt.ranks.end());
-  if (opt.strong) spec.batchPerRank = opt.trainer.batchPerRank * smallest / n;
+  spec.batchPerRank = batchPerRankAt(opt, n);
   const int global = spec.batchPerRank * n;
+  const double trainedSamples = static_cast<double>(opt.warmup + opt.steps) * spec.batchPerRank;
+  auto report = [&](const std::string& what, double work) {
+    if (opt.onWork && g.rank() == 0) opt.onWork(fmt::format("world size {}: {}", n, what), work);
+  };
   StepStats stats;
   std::vector<float> last;
   double checksum = 0;
@@ -51,6 +68,7 @@ Json measureWorldSize(const ScaleOptions& opt, GradReducer& g, ScaleDevice& devi
       last = t->params();
       checksum = t->checksum();
     }
+    report(fmt::format("repetition {}/{}", rep + 1, opt.reps), trainedSamples);
   }
   // Every rank must hold the same parameters: the max and min of the checksums must agree.
   const bool ranksEqual = g.allMax(checksum) == -g.allMax(-checksum);
@@ -68,12 +86,14 @@ Json measureWorldSize(const ScaleOptions& opt, GradReducer& g, ScaleDevice& devi
     return one->params();
   };
   const std::vector<float> single = train(ref);
+  report("single-rank reference 1/2", trainedSamples * n);
   // How far float32 rounding alone moves this computation: the same reference with every batch summed in the
   // opposite order. The data-parallel run sums in yet another order (per rank, then across ranks), so a correct
   // run lands within a small multiple of this; a wrong gradient lands far outside it.
   TrainerSpec reordered = ref;
   reordered.reversedSamples = true;
   const double noise = maxAbsDiff(single, train(reordered));
+  report("single-rank reference 2/2", trainedSamples * n);
   const double bound = equalityBound(noise, single, opt);
   const double diff = maxAbsDiff(last, single);
   Json row = stats.rowFields();

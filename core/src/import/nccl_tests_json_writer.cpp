@@ -4,9 +4,15 @@
 // A Preflight sweep written in nccl-tests' -J layout (`preflight sweep -J FILE`), so that tools reading
 // nccl-tests' JSON read ours. Keys, nesting, units and quirks follow nccl-tests' src/util.cu: times in
 // microseconds, bandwidths in GB/s, booleans as the strings "true"/"false", root as a "%6i" string, devices
-// inside config. What Preflight does not measure is null (env, the per-iteration avg/p95/stdev/cv and the
-// list of every time), never made up.
+// inside config. With per-iteration timing (-I 1) the document keeps every iteration's time (the slowest
+// rank's, and each rank's), and the per-iteration object is computed from them as nccl-tests computes it
+// (src/util.cu computeIterStats): sorted times, p50 = t[n/2], pN = t[ceil(n*N/100)-1], the population standard
+// deviation, cv = stdev/avg in %. A document without the times (older ones, imported text) keeps what it has
+// and writes null for the rest (env too): never made up.
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "pf/error.hpp"
 #include "pf/import.hpp"
@@ -32,7 +38,51 @@ Json half(const SweepRow* r) {
               {"nwrong", r->wrong ? Json(static_cast<double>(*r->wrong)) : Json(nullptr)}};
 }
 
-Json perIter(const SweepRow& r) {
+// nccl-tests' percentile: the element at ceil(n*pct/100)-1 of the sorted times.
+double ncclPercentile(const std::vector<double>& sorted, size_t pct) {
+  const size_t n = sorted.size();
+  return sorted[std::min(n - 1, (n * pct + 99) / 100 - 1)];
+}
+
+std::vector<double> numberList(const Json& j) {
+  std::vector<double> v;
+  if (!j.is_array()) return v;
+  for (const Json& x : j)
+    if (x.is_number()) v.push_back(x.get<double>());
+  return v;
+}
+
+Json perIterFromTimes(const std::vector<double>& times, const Json& rankTimes) {
+  std::vector<double> s = times;
+  std::sort(s.begin(), s.end());
+  double sum = 0;
+  for (double t : s) sum += t;
+  const double avg = sum / static_cast<double>(s.size());
+  double var = 0;
+  for (double t : s) var += (t - avg) * (t - avg);
+  const double stdev = std::sqrt(var / static_cast<double>(s.size()));
+  Json o = {{"skipped_iterations", 0},
+            {"min_us", s.front()},
+            {"max_us", s.back()},
+            {"avg_us", avg},
+            {"p50_us", s[s.size() / 2]},
+            {"p95_us", ncclPercentile(s, 95)},
+            {"p99_us", ncclPercentile(s, 99)},
+            {"stdev_us", stdev},
+            {"cv_pct", avg > 0 ? stdev / avg * 100.0 : 0.0},
+            {"times_us", times}};
+  // nccl-tests writes one row per process only when there are several; each of ours is one rank.
+  if (rankTimes.is_array() && rankTimes.size() > 1) {
+    Json rows = Json::array();
+    for (const Json& r : rankTimes) rows.push_back(numberList(r));
+    o["per_process_max_times_us"] = std::move(rows);
+  }
+  return o;
+}
+
+Json perIter(const SweepRow& r, const Json& raw) {
+  std::vector<double> times = numberList(raw.value("iter_times_us", Json()));
+  if (!times.empty()) return perIterFromTimes(times, raw.value("iter_rank_times_us", Json()));
   return Json{{"skipped_iterations", 0},
               {"min_us", jsonOrNull(r.iter_min_us)},
               {"max_us", jsonOrNull(r.iter_max_us)},
@@ -103,6 +153,7 @@ Json toNcclTestsJson(const RunReport& report) {
   // One entry per size point: the out-of-place and in-place rows the sweep measured one after the other.
   std::vector<SweepRow> rows;
   for (const Json& j : sweep->rows) rows.push_back(sweepRowFromJson(j));
+  const Json& raw = sweep->rows;
   Json results = Json::array();
   for (size_t i = 0; i < rows.size();) {
     const SweepRow* out = rows[i].placement == "out" ? &rows[i] : nullptr;
@@ -116,9 +167,9 @@ Json toNcclTestsJson(const RunReport& report) {
               {"redop", r.op},
               {"root", fmt::format("{:6}", r.root)}};
     e["out_of_place"] = half(out);
-    if (out && p.per_iter_timing) e["out_of_place_per_iter"] = perIter(*out);
+    if (out && p.per_iter_timing) e["out_of_place_per_iter"] = perIter(*out, raw[i]);
     e["in_place"] = half(in);
-    if (in && p.per_iter_timing) e["in_place_per_iter"] = perIter(*in);
+    if (in && p.per_iter_timing) e["in_place_per_iter"] = perIter(*in, raw[out ? i + 1 : i]);
     e["actual_iterations"] = p.iters;
     e["experiment_name"] = "";
     results.push_back(std::move(e));

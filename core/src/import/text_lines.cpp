@@ -9,47 +9,7 @@
 namespace pf::import {
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && isBlank(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// "[1,0]<stdout>:" or "[1,12]<stderr>:" at the start: Open MPI's --tag-output ([jobid,rank]<stream>:).
-size_t openMpiTag(std::string_view s) {
-  if (s.size() < 4 || s[0] != '[') return 0;
-  size_t i = 1;
-  while (i < s.size() && (isDigit(s[i]) || s[i] == ',')) ++i;
-  if (i == 1 || i >= s.size() || s[i] != ']') return 0;
-  for (std::string_view tag : {"]<stdout>:", "]<stderr>:", "]<stddiag>:"})
-    if (s.substr(i, tag.size()) == tag) return i + tag.size();
-  return 0;
-}
-
-// "0: ", "12: ", "  3: " at the start: srun --label. The blank after the colon keeps "12:34:56" and
-// "host:pid:tid" out.
-size_t srunLabel(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size() && s[i] == ' ') ++i;
-  size_t digits = i;
-  while (i < s.size() && isDigit(s[i])) ++i;
-  if (i == digits || i - digits > 6 || i >= s.size() || s[i] != ':') return 0;
-  if (i + 1 < s.size() && !isBlank(s[i + 1])) return 0;
-  return i + 1;
-}
-
-// "[0] " at the start: MPICH's -prepend-rank (which may repeat it before every printf, see parseRow).
-size_t rankTag(std::string_view s) {
-  if (s.size() < 3 || s[0] != '[') return 0;
-  size_t i = 1;
-  while (i < s.size() && isDigit(s[i])) ++i;
-  if (i == 1 || i >= s.size() || s[i] != ']') return 0;
-  if (i + 1 < s.size() && !isBlank(s[i + 1])) return 0;
-  return i + 1;
-}
 
 bool contains(std::string_view s, std::string_view what) { return s.find(what) != std::string_view::npos; }
 
@@ -76,20 +36,6 @@ std::string cleanText(std::string_view s, size_t max) {
     }
   }
   return out;
-}
-
-std::string_view stripLauncherPrefix(std::string_view line) {
-  std::string_view s = line;
-  // Prefixes can stack (srun --label around mpirun --tag-output); a few rounds cover what launchers do.
-  for (int round = 0; round < 4; ++round) {
-    std::string_view t = trim(s);
-    size_t n = openMpiTag(t);
-    if (n == 0) n = srunLabel(t);
-    if (n == 0) n = rankTag(t);
-    if (n == 0) return t;
-    s = t.substr(n);
-  }
-  return trim(s);
 }
 
 std::vector<std::string> tokens(std::string_view s) {

@@ -17,8 +17,9 @@ namespace pf::import {
 /// Valid UTF-8 without control characters, at most `max` bytes: text copied from the input into a document.
 std::string cleanText(std::string_view s, size_t max = 240);
 
-/// The line without the prefixes launchers add: "[1,0]<stdout>:" (Open MPI --tag-output), "12: " (srun
-/// --label), "[0] " (MPICH -prepend-rank), in any order, and without surrounding blanks.
+/// The line without whatever launchers and loggers stacked before it, in any order and number: "[1,0]<stdout>:"
+/// (Open MPI), "[0]" (MPICH), "(head, rank=0, pid=3808)" (Ray), "12: " (srun --label), "node-3: " (pdsh),
+/// ISO, bracketed, bare and syslog timestamps (launcher_prefix.cpp); and without surrounding blanks.
 std::string_view stripLauncherPrefix(std::string_view line);
 
 /// Whitespace-separated tokens.

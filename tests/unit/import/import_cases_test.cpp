@@ -91,6 +91,35 @@ TEST(ImportCases, LauncherPrefixes) {
   EXPECT_EQ(row(mpich.results[0], 0).size_bytes, 1048576u);
 }
 
+// Prefixes stacked in any order: Ray's "(head, rank=0, pid=3808)" before Open MPI's tag (a real posted output that
+// used to read as no table), and every launcher/logger prefix shape stacked over real nccl-tests lines.
+TEST(ImportCases, StackedLauncherPrefixes) {
+  pf::RunReport ray = load("skypilot-ray-mpi-tag-output.txt");
+  ASSERT_EQ(ray.results.size(), 1u);
+  const pf::Result& r = ray.results[0];
+  EXPECT_EQ(r.rows.size(), 48u);  // 24 sizes, out-of-place and in-place
+  EXPECT_EQ(ray.context.world_size, 16);
+  EXPECT_EQ(row(r, 0).size_bytes, 1024u);
+  EXPECT_DOUBLE_EQ(row(r, 0).time_us, 28.39);
+  EXPECT_EQ(row(r, 47).size_bytes, 8589934592u);
+  EXPECT_DOUBLE_EQ(row(r, 47).busbw_gbps, 332.58);
+  // No line unread: the one warning is that nothing names the collective (the post has no *_perf command).
+  ASSERT_EQ(warnings(ray).size(), 1u);
+  EXPECT_NE(warnings(ray)[0]["reason"].get<std::string>().find("names the collective"), std::string::npos);
+
+  pf::RunReport stacked = load("synthetic-stacked-prefixes.txt");
+  ASSERT_EQ(stacked.results.size(), 1u);
+  const pf::Result& s = stacked.results[0];
+  ASSERT_EQ(s.rows.size(), 12u);
+  EXPECT_EQ(stacked.context.world_size, 16);
+  ASSERT_EQ(warnings(stacked).size(), 1u);
+  EXPECT_NE(warnings(stacked)[0]["reason"].get<std::string>().find("names the collective"), std::string::npos);
+  const uint64_t sizes[] = {1024, 2048, 4096, 8192, 16384, 32768};
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(row(s, 2 * i).size_bytes, sizes[i]);
+  EXPECT_DOUBLE_EQ(row(s, 0).time_us, 28.70);
+  EXPECT_DOUBLE_EQ(row(s, 11).busbw_gbps, 0.94);
+}
+
 TEST(ImportCases, NotAvailableHalvesAndWrongCounts) {
   pf::RunReport r = load("synthetic-na-halves-cputime-timestamp.txt");
   const pf::Result& res = r.results.at(0);

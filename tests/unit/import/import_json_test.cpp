@@ -5,6 +5,8 @@
 // Preflight sweep → toNcclTestsJson → fromNcclTestsJson → the same rows.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "fixture_path.hpp"
 #include "pf/error.hpp"
 #include "pf/import.hpp"
@@ -132,6 +134,33 @@ TEST(ImportJson, WritesNcclTestsKeys) {
   EXPECT_TRUE(e["out_of_place_per_iter"]["avg_us"].is_null());  // not measured: null, never made up
   EXPECT_EQ(j["out_of_bounds"]["okay"], "true");
   EXPECT_EQ(j["average_bus_bandwidth"]["okay"], "unchecked");
+}
+
+// With every iteration's time kept (-I 1), the per-iteration object is nccl-tests' own statistics of them, and
+// each rank's list becomes a per_process_max_times_us row (tools/analyze_perf_json.py reads both).
+TEST(ImportJson, PerIterationStatisticsFromEveryTime) {
+  pf::RunReport rep = preflightSweep();
+  pf::Json& out = rep.results[0].rows[0];  // 1024 B, out-of-place
+  out["iter_times_us"] = {4.0, 1.0, 3.0, 2.0};
+  out["iter_rank_times_us"] = {{4.0, 1.0, 3.0, 2.0}, {3.0, 1.0, 2.0, 2.0}};
+  const pf::Json j = pf::toNcclTestsJson(rep);
+  const pf::Json& pi = j["results"][0]["out_of_place_per_iter"];
+  EXPECT_EQ(pi["times_us"], (pf::Json{4.0, 1.0, 3.0, 2.0}));  // in the order they ran
+  EXPECT_DOUBLE_EQ(pi["min_us"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(pi["max_us"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(pi["avg_us"].get<double>(), 2.5);
+  EXPECT_DOUBLE_EQ(pi["p50_us"].get<double>(), 3.0);  // sorted[n/2]
+  EXPECT_DOUBLE_EQ(pi["p95_us"].get<double>(), 4.0);  // sorted[ceil(0.95 n) - 1]
+  EXPECT_DOUBLE_EQ(pi["p99_us"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(pi["stdev_us"].get<double>(), std::sqrt(1.25));  // population: sum of squares 5 over 4
+  EXPECT_DOUBLE_EQ(pi["cv_pct"].get<double>(), std::sqrt(1.25) / 2.5 * 100);
+  ASSERT_EQ(pi["per_process_max_times_us"].size(), 2u);
+  EXPECT_EQ(pi["per_process_max_times_us"][1], (pf::Json{3.0, 1.0, 2.0, 2.0}));
+  // The in-place half of that size has no times: what the row has, null for the rest.
+  const pf::Json& in = j["results"][0]["in_place_per_iter"];
+  EXPECT_DOUBLE_EQ(in["min_us"].get<double>(), 10.5);
+  EXPECT_TRUE(in["avg_us"].is_null());
+  EXPECT_FALSE(in.contains("per_process_max_times_us"));
 }
 
 TEST(ImportJson, RoundTripKeepsRows) {

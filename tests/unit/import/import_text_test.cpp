@@ -29,9 +29,10 @@ std::string slurp(const std::string& path) {
 using Point = std::tuple<uint64_t, std::string, double, double, double>;  // size, placement, time, algbw, busbw
 
 // The test's own reading of a row: a launcher tag, then size count type [op] [root] and two halves of
-// time algbw busbw wrong. Only complete rows match; "[0]" tags (MPICH) are removed first.
+// time algbw busbw wrong. Only complete rows match; "[0]" tags (MPICH) and Ray's "(head, rank=0, pid=1)" are
+// removed first.
 std::vector<Point> rowsByRegex(const std::string& text) {
-  static const std::regex tag(R"(\[\d+(,\d+)?\](<stdout>:)?)");
+  static const std::regex tag(R"(\[\d+(,\d+)?\](<stdout>:)?|\([^()]*=[^()]*\))");
   static const std::regex row(
       R"(^\s*(\d+)\s+\d+\s+[a-z0-9]+\s+(?:(?:sum|prod|min|max|avg|mulsum|none)\s+)?(?:-?\d+\s+)?)"
       R"(([0-9.e+]+)\s+([0-9.e+]+)\s+([0-9.e+]+)\s+\S+\s+([0-9.e+]+)\s+([0-9.e+]+)\s+([0-9.e+]+)\s+\S+\s*$)");
@@ -75,7 +76,8 @@ TEST(ImportRealOutputs, EveryRowEqualsTheText) {
                         "nccl-tests-322-failure-mid-run.txt",
                         "aws-k8s-tester-503-tag-output.txt",
                         "dgx-spark-playbooks-103-version-line.txt",
-                        "rccl-tests-hpc-ai-envs-30.txt"};
+                        "rccl-tests-hpc-ai-envs-30.txt",
+                        "skypilot-ray-mpi-tag-output.txt"};
   for (const char* name : real) {
     SCOPED_TRACE(name);
     const std::string text = slurp(fixture(name));

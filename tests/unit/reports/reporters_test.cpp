@@ -52,6 +52,18 @@ TEST(Reporters, CsvHasOneLinePerRow) {
       << csv;
 }
 
+// -I 1 rows keep every iteration's time as lists: the CSV table leaves them out (the JSON document has them).
+TEST(Reporters, CsvLeavesOutListFields) {
+  RunReport r = sweepReport();
+  for (Json& row : r.results[0].rows) {
+    row["iter_times_us"] = {1.5, 2.5};
+    row["iter_rank_times_us"] = {{1.5, 2.5}, {1.0, 2.0}};
+  }
+  std::string csv = renderDocument("csv", r);
+  EXPECT_EQ(csv, renderDocument("csv", sweepReport()));
+  EXPECT_EQ(csv.find("iter_times_us"), std::string::npos);
+}
+
 TEST(Reporters, TableRendersSweepsAndStatusLines) {
   std::string t = renderDocument("table", sweepReport());
   EXPECT_NE(t.find("# Collective test starting: all_gather_perf"), std::string::npos);
