@@ -59,8 +59,8 @@ std::vector<std::string> allReduceNotComparable(const RunReport& baseline, const
 }  // namespace
 
 std::vector<Finding> compareWithBaseline(const RunReport& baseline, const Context& now,
-                                         const std::vector<PairRow>& pairs, const Result* allreduce,
-                                         double boundBytes, double regressionPercent) {
+                                         const std::vector<PairRow>& pairs, const Result* allreduce, double boundBytes,
+                                         double regressionPercent) {
   std::vector<Finding> out;
   std::vector<Drop> drops;
   std::map<std::string, double> basePairs;
@@ -109,8 +109,8 @@ std::vector<Finding> compareWithBaseline(const RunReport& baseline, const Contex
       const double now = row.busbw_gbps;
       const double drop = 100.0 * (it->second - now) / it->second;
       if (drop > regressionPercent)
-        drops.push_back({regression(fmt::format("all_reduce busbw at {}", Bytes{row.size_bytes}), it->second, now,
-                                    drop, regressionPercent),
+        drops.push_back({regression(fmt::format("all_reduce busbw at {}", Bytes{row.size_bytes}), it->second, now, drop,
+                                    regressionPercent),
                          drop});
     }
   }

@@ -20,7 +20,7 @@ namespace pf::check {
 /// @param allreduce this run's all-reduce result (nullptr if none)
 /// @param boundBytes smallest bandwidth-bound all-reduce size (see allreduce_verdict.hpp)
 std::vector<Finding> compareWithBaseline(const RunReport& baseline, const Context& now,
-                                         const std::vector<PairRow>& pairs, const Result* allreduce,
-                                         double boundBytes, double regressionPercent);
+                                         const std::vector<PairRow>& pairs, const Result* allreduce, double boundBytes,
+                                         double regressionPercent);
 
 }  // namespace pf::check

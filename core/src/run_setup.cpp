@@ -24,6 +24,15 @@ void compareSets(const char* what, const std::set<std::string>& a, const std::se
   out.push_back({what, joined(a), joined(b), common.empty()});
 }
 
+// A field of a document read by hand (an edited or imported one may hold anything): "" or 0 when absent or
+// of another type, so an odd document is compared on what it does say.
+std::string textOf(const Json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : "";
+}
+int intOf(const Json& j, const char* key) {
+  return j.is_object() && j.contains(key) && j.at(key).is_number_integer() ? j.at(key).get<int>() : 0;
+}
+
 }  // namespace
 
 RunSetup runSetupOf(const RunReport& doc) {
@@ -31,21 +40,20 @@ RunSetup runSetupOf(const RunReport& doc) {
   for (const Result& r : doc.results) {
     if (r.kind != Kind::kSweep) continue;
     s.hasSweeps = true;
-    if (s.backend.empty()) s.backend = r.params.value("backend", std::string());
-    if (s.worldSize == 0) s.worldSize = r.params.value("ranks", 0);
+    if (s.backend.empty()) s.backend = textOf(r.params, "backend");
+    if (s.worldSize == 0) s.worldSize = intOf(r.params, "ranks");
     for (const Json& row : r.rows) {
-      if (auto c = row.value("collective", std::string()); !c.empty()) s.collectives.insert(c);
-      if (auto t = row.value("dtype", std::string()); !t.empty()) s.dtypes.insert(t);
-      if (auto o = row.value("op", std::string()); !o.empty() && o != "none") s.ops.insert(o);
+      if (auto c = textOf(row, "collective"); !c.empty()) s.collectives.insert(c);
+      if (auto t = textOf(row, "dtype"); !t.empty()) s.dtypes.insert(t);
+      if (auto o = textOf(row, "op"); !o.empty() && o != "none") s.ops.insert(o);
     }
   }
   if (!s.hasSweeps) return s;
-  // The document's own context first: it is the job's, where a result's params may be one phase's.
-  if (doc.context.world_size > 0) s.worldSize = doc.context.world_size;
-  if (doc.context.node_count > 0) s.nodeCount = doc.context.node_count;
-  const Json& backend = doc.context.extra.value("backend", Json::object());
-  if (backend.is_object() && backend.contains("backend") && backend.at("backend").is_string())
-    s.backend = backend.at("backend").get<std::string>();
+  // The sweep's own rank count first (the context's world size reads 1 when a document leaves it out).
+  if (s.worldSize == 0) s.worldSize = doc.context.world_size;
+  s.nodeCount = doc.context.node_count;
+  if (doc.context.extra.is_object() && doc.context.extra.contains("backend"))
+    if (auto b = textOf(doc.context.extra.at("backend"), "backend"); !b.empty()) s.backend = b;
   return s;
 }
 

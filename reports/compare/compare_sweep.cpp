@@ -58,7 +58,7 @@ Outcome compareSweep(const Result& base, const Result& next, const CompareOption
       latencyUs = std::min(latencyUs, p.timeUs);
     }
     const double bdpBytes = peakAlgbw * 1e3 * latencyUs;  // GB/s x us = 1e3 bytes
-    std::vector<double> speedChanges;                                        // + = faster, for the noise estimate
+    std::vector<double> speedChanges;                     // + = faster, for the noise estimate
     for (const auto& [size, p] : sizes)
       if (auto q = other->second.find(size); q != other->second.end())
         speedChanges.push_back(changePct(q->second.timeUs, p.timeUs));

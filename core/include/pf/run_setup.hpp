@@ -27,8 +27,8 @@ struct RunSetup {
 RunSetup runSetupOf(const RunReport& doc);
 
 struct SetupDifference {
-  std::string what;        ///< "world size", "node count", "backend", "collective", "data type", "reduction op"
-  std::string base, next;  ///< each side's value(s), as a user reads them ("2 ranks", "float, half")
+  std::string what;              ///< "world size", "node count", "backend", "collective", "data type", "reduction op"
+  std::string base, next;        ///< each side's value(s), as a user reads them ("2 ranks", "float, half")
   bool nothingInCommon = false;  ///< a set with no common member (or a single value that differs)
 };
 

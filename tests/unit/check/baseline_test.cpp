@@ -85,7 +85,8 @@ TEST(Baseline, AnotherWorldSizeIsAWarningNotARegression) {
   f = compareWithBaseline(base, contextOf(8, 8), {}, &now, 0, 20);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].check, "baseline.regression");
-  EXPECT_EQ(f[0].message, "all_reduce busbw at 1 MiB: 2.000 GB/s now, 10.000 GB/s in the baseline (80% lower; limit 20%)");
+  EXPECT_EQ(f[0].message,
+            "all_reduce busbw at 1 MiB: 2.000 GB/s now, 10.000 GB/s in the baseline (80% lower; limit 20%)");
 }
 
 TEST(Baseline, PairsAreJudgedWhateverTheWorldSize) {

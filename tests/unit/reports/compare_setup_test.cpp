@@ -31,7 +31,8 @@ SweepRow sweepRowOf(uint64_t size, double timeUs, double p50Us, const std::strin
   return r;
 }
 
-RunReport sweepDoc(const std::vector<SweepRow>& rows, int ranks = 2, int nodes = 1, const std::string& backend = "mpi") {
+RunReport sweepDoc(const std::vector<SweepRow>& rows, int ranks = 2, int nodes = 1,
+                   const std::string& backend = "mpi") {
   RunReport doc;
   doc.context.command = "sweep";
   doc.context.world_size = ranks;
