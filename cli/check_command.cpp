@@ -172,7 +172,7 @@ class CheckCommand final : public Command {
     if (!noPairs_) report.results.push_back(pairs.result);
     streamed += ahead;  // the all-reduce and the pairs went out as their phases ended
     if (!gate_.baselinePath.empty()) {
-      auto reg = check::compareWithBaseline(gate_.baseline, pairs.rows, haveSweep ? &sweep : nullptr,
+      auto reg = check::compareWithBaseline(gate_.baseline, report.context, pairs.rows, haveSweep ? &sweep : nullptr,
                                             check::bandwidthBoundBytes(pairs.analysis.expected, limits.allreduce),
                                             limits.regressionPercent);
       findings.insert(findings.end(), reg.begin(), reg.end());

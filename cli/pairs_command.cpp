@@ -105,7 +105,8 @@ class PairsCommand final : public Command {
     report.phases.push_back({"pairs", phase.seconds()});
     std::vector<check::Finding> findings = p.analysis.findings;
     if (!gate_.baselinePath.empty()) {
-      auto reg = check::compareWithBaseline(gate_.baseline, p.rows, nullptr, 0, gate_.limits.regressionPercent);
+      auto reg = check::compareWithBaseline(gate_.baseline, report.context, p.rows, nullptr, 0,
+                                            gate_.limits.regressionPercent);
       findings.insert(findings.end(), reg.begin(), reg.end());
     }
     report.results.push_back(p.result);

@@ -70,6 +70,17 @@ bool writeUnnamedThenLink(const std::filesystem::path& dir, const std::string& n
   return false;
 }
 
+// `--output cmp/report.md` makes `cmp/`, as `mkdir -p` would, for every command and output (a report's
+// folder is often new). A parent that is a file, or one that cannot be made, is the user's to change.
+void makeParentDirectories(const std::filesystem::path& dir, const std::string& path) {
+  std::error_code ec;
+  if (dir.empty() || std::filesystem::is_directory(dir, ec)) return;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    throw UsageError(
+        fmt::format("cannot write '{}': cannot create directory '{}': {}", path, dir.string(), ec.message()));
+}
+
 }  // namespace
 
 void writeFileAtomic(const std::string& path, const std::string& content) {
@@ -80,6 +91,7 @@ void writeFileAtomic(const std::string& path, const std::string& content) {
   namespace fs = std::filesystem;
   fs::path target(path);
   fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  makeParentDirectories(dir, path);
   if (writeUnnamedThenLink(dir, target.filename().string(), path, content)) return;
   std::string tmpl = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
   int fd = mkstemp(tmpl.data());
@@ -107,8 +119,7 @@ void checkWritable(const std::string& path) {
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";
   std::error_code ec;
-  if (!fs::is_directory(dir, ec))
-    throw UsageError(fmt::format("cannot write '{}': directory '{}' does not exist", path, dir.string()));
+  makeParentDirectories(dir, path);
   if (::access(dir.c_str(), W_OK) != 0)
     throw UsageError(fmt::format("cannot write '{}': directory '{}' is not writable", path, dir.string()));
   if (fs::is_directory(path, ec)) throw UsageError(fmt::format("cannot write '{}': it is a directory", path));

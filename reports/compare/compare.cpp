@@ -7,10 +7,13 @@
 #include "compare.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "pf/error.hpp"
+#include "pf/run_setup.hpp"
 #include "pf/timer.hpp"
 
 namespace pf::reports::compare {
@@ -30,13 +33,17 @@ std::string describe(const ComparisonRow& r) {
                      r.note.empty() ? "" : ", " + r.note);
 }
 
-Result summarise(const Result& base, const std::string& label, Outcome o, const CompareOptions& opt) {
+/// How far a row moved the wrong way, in percent (negative: it improved).
+double wrongWay(const ComparisonRow& r) { return r.higher_is_better ? -r.change_pct : r.change_pct; }
+
+/// @param notJudged non-empty when the runs' setups differ so that no change is a regression (the reason)
+Result summarise(const Result& base, const std::string& label, Outcome o, const CompareOptions& opt,
+                 const std::string& notJudged) {
   Result r;
   r.key = "compare." + base.key;
   r.kind = Kind::kComparison;
   r.host = base.host;
   for (auto& row : o.rows) row.new_label = label;
-  const auto regressed = std::count_if(o.rows.begin(), o.rows.end(), [](const auto& x) { return x.regressed; });
   r.params = {{"base_key", base.key},
               {"base_kind", toString(base.kind)},
               {"new", label},
@@ -44,26 +51,39 @@ Result summarise(const Result& base, const std::string& label, Outcome o, const 
               {"latency_slack_us", opt.latencySlackUs},
               {"noise_k", opt.noiseK},
               {"basis", o.basis}};
+  if (!notJudged.empty())
+    for (auto& row : o.rows) {
+      row.regressed = false;
+      row.note = "not judged";
+    }
+  const auto regressed = std::count_if(o.rows.begin(), o.rows.end(), [](const auto& x) { return x.regressed; });
   r.metrics = {{"compared", o.rows.size()}, {"regressed", regressed}, {"limit_pct", o.limitPct}};
+  // "Worst" is the largest move the wrong way among the flagged regressions when there are any: a bigger
+  // change within the noise or the latency slack is not what a user must act on, so it never outranks one.
   const ComparisonRow* worst = nullptr;
   for (const auto& row : o.rows) {
-    const double worse = row.higher_is_better ? -row.change_pct : row.change_pct;
-    if (!worst || worse > (worst->higher_is_better ? -worst->change_pct : worst->change_pct)) worst = &row;
+    if (regressed > 0 && !row.regressed) continue;
+    if (!worst || wrongWay(row) > wrongWay(*worst)) worst = &row;
     if (row.regressed) r.evidence.push_back({"regressed", describe(row), "", label});
   }
   const std::string limit =
       o.limitPct > opt.thresholdPct
           ? fmt::format("limit {:.1f}%: the runs' own noise, above --threshold {:g}%", o.limitPct, opt.thresholdPct)
           : fmt::format("limit {:g}%", opt.thresholdPct);
-  if (o.rows.empty()) {
+  if (!o.rows.empty() && !notJudged.empty()) {
+    r.status = Status::kWarn;
+    r.message = fmt::format("{}: {} figures of {} listed, none judged ({}); largest move the wrong way: {}", base.key,
+                            o.rows.size(), label, notJudged, describe(*worst));
+    r.remedy = "compare runs of the same world size and node count to gate on regressions";
+  } else if (o.rows.empty()) {
     r.status = Status::kWarn;
     r.message =
         fmt::format("{}: nothing in {} to compare with (no common sizes, pairs or world sizes)", base.key, label);
     r.remedy = "run the same command with the same sizes (or hosts, world sizes) on both sides";
   } else if (regressed > 0) {
     r.status = Status::kFail;
-    r.message = fmt::format("{}: {} of {} figures regressed in {} ({}); worst: {}", base.key, regressed, o.rows.size(),
-                            label, limit, describe(*worst));
+    r.message = fmt::format("{}: {} of {} figures regressed in {} ({}); worst regression: {}", base.key, regressed,
+                            o.rows.size(), label, limit, describe(*worst));
     r.remedy = base.kind == Kind::kPairs ? "run `preflight pairs` again; a pair that stays slow names its link"
                                          : "run both again, with -N 3 if they were one pass, to rule out noise; if it "
                                            "persists, `preflight check` on the NEW nodes names the slow node or link";
@@ -77,10 +97,9 @@ Result summarise(const Result& base, const std::string& label, Outcome o, const 
           "the runs are too noisy to judge at {:g}%: compare runs on quiet nodes, or with more "
           "passes (-N 3) and iterations (-n), before trusting a pass",
           opt.thresholdPct);
-    const double worse = worst->higher_is_better ? -worst->change_pct : worst->change_pct;
-    r.message = fmt::format(
-        "{}: no regression in {} of {} figures ({}); {}", base.key, label, o.rows.size(), limit,
-        worse > 0 ? "largest move the wrong way: " + describe(*worst) : std::string("none moved the wrong way"));
+    r.message = fmt::format("{}: no regression in {} of {} figures ({}); {}", base.key, label, o.rows.size(), limit,
+                            wrongWay(*worst) > 0 ? "largest move the wrong way (not a regression): " + describe(*worst)
+                                                 : std::string("none moved the wrong way"));
   }
   for (const auto& row : o.rows) r.rows.push_back(toJson(row));
   return r;
@@ -107,6 +126,47 @@ Result statusChange(const Result& base, const Result& next, const std::string& l
   r.message = fmt::format("{}: {} in {}: {}", matchKey(base), row.note, label, next.message);
   r.remedy = row.regressed ? next.remedy : "";
   r.rows.push_back(toJson(row));
+  return r;
+}
+
+// What BASE and NEW ran with, before any figure is compared. Refused (UsageError, exit 2, naming both files):
+//  - a different backend: NCCL against MPI (host memory) or another library measures the software, not the
+//    fabric; no threshold turns that difference into a regression, and no figure of one stands for the other;
+//  - no collective, data type or reduction op in common: there is no figure to compare, and a warning (exit 0)
+//    would let a gate pass on nothing.
+// Warned about (this result, status warn, first in the document):
+//  - a different world size or node count: busbw and times depend on both (rings and trees change with the
+//    rank count, NVLink within a node against the network between nodes), so the sweeps' changes are listed,
+//    as a scaling comparison is worth seeing, but none is called a regression ("not judged"; --strict fails);
+//  - collectives, data types or ops only partly in common: the common ones are compared, the rest named here.
+// Pairs (matched by host names) and scaling runs (matched per world size) do not depend on the document's
+// world size, so they are judged whatever it is.
+Result setupCheck(const Labelled& base, const Labelled& next) {
+  Result r;
+  r.key = "compare.setup";
+  r.kind = Kind::kComparison;
+  r.status = Status::kPass;
+  r.params = {{"new", next.label}};
+  std::vector<std::string> warnings, scaleDiffs;
+  for (const SetupDifference& d : setupDifferences(runSetupOf(base.report), runSetupOf(next.report))) {
+    const bool refuse = d.what == "backend" || (d.nothingInCommon && d.what != "world size" && d.what != "node count");
+    if (refuse)
+      throw UsageError(fmt::format(
+          "cannot compare {} with {}: {} ({} has {}, {} has {}); compare runs of the same backend, collective, "
+          "data type and op",
+          base.label, next.label, d.what, base.label, d.base, next.label, d.next));
+    (d.what == "world size" || d.what == "node count" ? scaleDiffs : warnings).push_back(describe(d));
+  }
+  if (!scaleDiffs.empty()) {
+    const std::string why = fmt::format("{}", fmt::join(scaleDiffs, ", "));
+    r.params["not_judged"] = why;
+    warnings.insert(warnings.begin(),
+                    why + " (busbw and times depend on it: sweep changes are listed, not judged as regressions)");
+  }
+  if (warnings.empty()) return r;
+  r.status = Status::kWarn;
+  r.message = fmt::format("{} and {} ran differently: {}", base.label, next.label, fmt::join(warnings, "; "));
+  r.remedy = "compare runs of the same world size, node count, collectives, data types and ops to gate on them";
   return r;
 }
 
@@ -139,7 +199,16 @@ RunReport compareDocuments(const Labelled& base, const std::vector<Labelled>& ne
                        {"base_tool", base.report.context.tool},
                        {"new", labels},
                        {"threshold_pct", opt.thresholdPct}};
+  // Every NEW's setup first, so a refusal comes before any output and the warnings are the first results
+  // (the first lines a reader sees, in every format).
+  std::vector<std::string> notJudged;
   for (const Labelled& n : news) {
+    Result setup = setupCheck(base, n);
+    notJudged.push_back(setup.params.value("not_judged", std::string()));
+    if (setup.status != Status::kPass) out.results.push_back(std::move(setup));
+  }
+  for (std::size_t i = 0; i < news.size(); ++i) {
+    const Labelled& n = news[i];
     for (const Result& b : base.report.results) {
       if (b.kind == Kind::kComparison) continue;
       const Result* q = find(n.report, b);
@@ -156,9 +225,11 @@ RunReport compareDocuments(const Labelled& base, const std::vector<Labelled>& ne
         continue;
       }
       switch (b.kind) {
-        case Kind::kSweep: out.results.push_back(summarise(b, n.label, compareSweep(b, *q, opt), opt)); break;
-        case Kind::kPairs: out.results.push_back(summarise(b, n.label, comparePairs(b, *q, opt), opt)); break;
-        case Kind::kScale: out.results.push_back(summarise(b, n.label, compareScale(b, *q, opt), opt)); break;
+        case Kind::kSweep:
+          out.results.push_back(summarise(b, n.label, compareSweep(b, *q, opt), opt, notJudged[i]));
+          break;
+        case Kind::kPairs: out.results.push_back(summarise(b, n.label, comparePairs(b, *q, opt), opt, "")); break;
+        case Kind::kScale: out.results.push_back(summarise(b, n.label, compareScale(b, *q, opt), opt, "")); break;
         default: break;
       }
       // Whatever the figures say, a result whose own verdict got worse (wrong elements in a sweep, a probe

@@ -9,10 +9,10 @@
 //  - Sweeps, per collective, type/op and size, judged the way `preflight check` judges sizes: a size at least
 //    4x the base run's bandwidth-delay product is bandwidth-bound and judged by busbw; a smaller one is
 //    latency-bound and judged by time, and only when it grew by more than `latencySlackUs` too (a 40% change
-//    of a 1.5 us time is scheduler noise, not a fabric). Each size takes the fastest of its rows (out-of-place
-//    and in-place, and every pass of a sweep run with -N), at the median iteration when both runs timed
-//    iterations: robust to one slow iteration, and with -N to a few milliseconds of interference that slowed
-//    one pass (a real regression slows every pass).
+//    of a 1.5 us time is scheduler noise, not a fabric). The figures are the ones the sweep printed: the
+//    out-of-place mean time and busbw (nccl-tests' columns; never a median the table did not show), and with
+//    -N the fastest pass: robust to a few milliseconds of interference that slowed one pass (a real
+//    regression slows every pass).
 //  - Pairs per host pair: bandwidth (the slower direction) and latency, as the sweep.
 //  - Scaling per world size: throughput; a drop is a regression only when the repetitions' ranges no longer
 //    overlap, since the document holds that spread.
@@ -21,6 +21,9 @@
 // spread (1.4826 x MAD) of the changes over all sizes (or pairs) of that series. Two runs of one healthy
 // sweep differ size by size (by 10-40% on a shared 2-core VM, ~1% on a quiet cluster); a real regression moves
 // some sizes further than the rest. The limit actually applied is in every row and the result's params.
+// Runs of a different backend, or with no collective, data type or op in common, are refused; a different
+// world size or node count is the first warning, and then no sweep change is called a regression
+// (compare.cpp, setupCheck). "Worst" is the largest flagged regression, never a bigger change within noise.
 #pragma once
 
 #include <string>
@@ -44,13 +47,14 @@ struct Labelled {
 };
 
 /// The comparison document (context.command "compare"), verdict not yet applied.
+/// @throws UsageError naming both labels when a NEW run cannot be compared with BASE (see setupCheck)
 RunReport compareDocuments(const Labelled& base, const std::vector<Labelled>& news, const CompareOptions& options);
 
 /// What comparing one result of BASE with its counterpart in NEW gave.
 struct Outcome {
   std::vector<ComparisonRow> rows;
   double limitPct = 0;  ///< the widest limit applied (the threshold, widened by the runs' noise)
-  std::string basis;    ///< what the figures are: "median iteration", "mean time", "median of repetitions"
+  std::string basis;    ///< what the figures are: "out-of-place mean time and busbw, as printed", ...
 };
 
 Outcome compareSweep(const Result& base, const Result& next, const CompareOptions& options);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// Sweeps compared size by size (see compare.hpp for the rules). busbw at the median iteration is nccl-tests'
-// busbw scaled by mean time / median time: at one size busbw is bytes x factor / time.
+// Sweeps compared size by size (see compare.hpp for the rules), on the figures the sweep's table printed:
+// the mean time over the timed iterations and the busbw derived from it, as nccl-tests prints them, never a
+// median the user did not see.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -17,28 +18,24 @@ namespace {
 
 struct SizePoint {
   double timeUs = 0, busbw = 0, algbw = 0;
+  bool outOfPlace = false;
 };
 
-// "float sum" -> size -> the fastest of its rows: both placements, every pass (-N)
+// "float sum" -> size -> the figure compared: out-of-place, the first columns of the table and the ones
+// nccl-tests users quote (in-place only where a size has no out-of-place row); with -N, the fastest pass.
 using Series = std::map<std::string, std::map<uint64_t, SizePoint>>;
 
-bool allHaveP50(const Result& r) {
-  for (const Json& j : r.rows)
-    if (!j.contains("iter_p50_us") || !j.at("iter_p50_us").is_number()) return false;
-  return !r.rows.empty();
-}
-
-Series bySize(const Result& r, bool useP50) {
+Series bySize(const Result& r) {
   Series out;
   for (const Json& j : r.rows) {
     const SweepRow row = sweepRowFromJson(j);
-    double t = useP50 ? *row.iter_p50_us : row.time_us;
-    if (t <= 0) continue;
-    const double scale = row.time_us > 0 ? row.time_us / t : 1;
-    const SizePoint p{t, row.busbw_gbps * scale, row.algbw_gbps * scale};
+    if (row.time_us <= 0) continue;
+    const SizePoint p{row.time_us, row.busbw_gbps, row.algbw_gbps, row.placement == "out"};
     auto& slot = out[row.dtype + " " + row.op];
     auto it = slot.find(row.size_bytes);
-    if (it == slot.end() || p.timeUs < it->second.timeUs) slot[row.size_bytes] = p;
+    const bool better = it == slot.end() || (p.outOfPlace && !it->second.outOfPlace) ||
+                        (p.outOfPlace == it->second.outOfPlace && p.timeUs < it->second.timeUs);
+    if (better) slot[row.size_bytes] = p;
   }
   return out;
 }
@@ -46,19 +43,22 @@ Series bySize(const Result& r, bool useP50) {
 }  // namespace
 
 Outcome compareSweep(const Result& base, const Result& next, const CompareOptions& o) {
-  const bool p50 = allHaveP50(base) && allHaveP50(next);
-  const Series b = bySize(base, p50), n = bySize(next, p50);
+  const Series b = bySize(base), n = bySize(next);
   const int passes = std::min(sweepParamsFromJson(base.params).cycles, sweepParamsFromJson(next.params).cycles);
-  Outcome out{{}, o.thresholdPct, p50 ? "median iteration" : "mean time"};
+  Outcome out{{}, o.thresholdPct, "out-of-place mean time and busbw, as printed"};
   if (passes > 1) out.basis += fmt::format(", fastest of {} passes", passes);
   for (const auto& [subject, sizes] : b) {
     auto other = n.find(subject);
     if (other == n.end() || sizes.empty()) continue;
-    // The base run's bandwidth-delay product: its peak algbw times its smallest size's time.
-    double peakAlgbw = 0;
-    for (const auto& [size, p] : sizes) peakAlgbw = std::max(peakAlgbw, p.algbw);
-    const double bdpBytes = peakAlgbw * 1e3 * sizes.begin()->second.timeUs;  // GB/s x us = 1e3 bytes
-    std::vector<double> speedChanges;                                        // + = faster, for the noise estimate
+    // The base run's bandwidth-delay product: its peak algbw times its latency, the least time of any size
+    // (a mean can carry one slow iteration, and the smallest size's alone would then misplace the boundary).
+    double peakAlgbw = 0, latencyUs = sizes.begin()->second.timeUs;
+    for (const auto& [size, p] : sizes) {
+      peakAlgbw = std::max(peakAlgbw, p.algbw);
+      latencyUs = std::min(latencyUs, p.timeUs);
+    }
+    const double bdpBytes = peakAlgbw * 1e3 * latencyUs;  // GB/s x us = 1e3 bytes
+    std::vector<double> speedChanges;                     // + = faster, for the noise estimate
     for (const auto& [size, p] : sizes)
       if (auto q = other->second.find(size); q != other->second.end())
         speedChanges.push_back(changePct(q->second.timeUs, p.timeUs));

@@ -11,13 +11,14 @@
 
 namespace pf {
 
-/// Writes `content` to `path` atomically; "-" writes to stdout.
-/// @throws UsageError when the directory does not exist or is not writable (the message names the path);
+/// Writes `content` to `path` atomically; "-" writes to stdout. Missing parent directories are created.
+/// @throws UsageError when the directory cannot be created or is not writable (the message names the path);
 /// SystemError when the disk is full or fails. The previous file at `path` is left whole either way.
 void writeFileAtomic(const std::string& path, const std::string& content);
 
-/// Fails early, before a long run, when `path` could not be written later ("-" is always fine).
-/// @throws UsageError naming the path when its directory is missing, not writable (a read-only mount too), or
+/// Fails early, before a long run, when `path` could not be written later ("-" is always fine). Creates the
+/// missing parent directories (`--output cmp/report.md` makes `cmp/`).
+/// @throws UsageError naming the path when its directory cannot be created, is not writable (a read-only mount), or
 /// full: it writes, and removes, a one-byte file there.
 void checkWritable(const std::string& path);
 

@@ -81,11 +81,11 @@ TEST(Baseline, PairDropBeyondTheLimitFails) {
   for (const PairRow& r : before.rows) pairs.rows.push_back(toJson(r));
   base.results.push_back(pairs);
   auto now = testing::makeMatrix(4, 2.0, {}, {{0, 2}}, 1.0);  // one pair halved
-  auto f = compareWithBaseline(base, now.rows, nullptr, 0, 20);
+  auto f = compareWithBaseline(base, Context{}, now.rows, nullptr, 0, 20);
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].hosts, (std::vector<std::string>{"node0", "node2"}));
   EXPECT_THAT(f[0].message, HasSubstr("lower; limit 20%"));
-  EXPECT_TRUE(compareWithBaseline(base, before.rows, nullptr, 0, 20).empty());
+  EXPECT_TRUE(compareWithBaseline(base, Context{}, before.rows, nullptr, 0, 20).empty());
 }
 
 TEST(Verdict, WarningsFailOnlyWhenStrict) {

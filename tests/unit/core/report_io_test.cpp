@@ -33,10 +33,31 @@ TEST_F(ReportIo, WritesAtomicallyAndReadsBack) {
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1);
 }
 
-TEST_F(ReportIo, MissingDirectoryIsAUsageErrorAndLeavesNothing) {
-  std::string path = (dir_ / "no" / "such" / "r.json").string();
+TEST_F(ReportIo, MissingDirectoriesAreCreated) {
+  // `--output cmp/report.md`: checked before the run (the folders are made then), written after.
+  const std::string path = (dir_ / "cmp" / "sub" / "r.md").string();
+  checkWritable(path);
+  EXPECT_TRUE(fs::is_directory(dir_ / "cmp" / "sub"));
+  fs::remove_all(dir_ / "cmp");
+  writeFileAtomic(path, "# report\n");
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "# report");
+}
+
+TEST_F(ReportIo, AParentThatIsAFileIsAUsageErrorAndLeavesNothing) {
+  std::ofstream(dir_ / "plain") << "x";
+  const std::string path = (dir_ / "plain" / "sub" / "r.json").string();
+  try {
+    checkWritable(path);
+    FAIL() << "no error for " << path;
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot create directory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
   EXPECT_THROW(writeFileAtomic(path, "{}"), UsageError);
-  EXPECT_FALSE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(dir_ / "plain" / "sub"));
 }
 
 TEST_F(ReportIo, BadInputNamesTheFile) {
