@@ -18,11 +18,25 @@ cuda=$(readlink -f /usr/local/cuda 2>/dev/null || true)
 command -v debootstrap >/dev/null || { echo "first_command_fresh: needs debootstrap (apt-get install debootstrap)" >&2; exit 2; }
 root=$(mktemp -d /var/tmp/pf-fresh.XXXXXX)
 chmod 755 "$root"  # apt downloads as the _apt user, who must reach the root's lists and cache
+# Whatever still runs inside the root (a build the time limit cut short) is killed first: a process there keeps its
+# mounts busy. Each mount is then taken down, lazily where it stays busy; the root is removed only when none is left.
 cleanup() {
-  for m in "$root$cuda" "$root/dev" "$root/sys" "$root/proc"; do
-    mountpoint -q "$m" && umount -R "$m"
+  set +e
+  local p left
+  for p in /proc/[0-9]*; do
+    [[ "$(readlink "$p/root" 2>/dev/null)" == "$root" ]] && kill -KILL "${p#/proc/}" 2>/dev/null
   done
-  rm -rf --one-file-system "$root"
+  sleep 1
+  for m in "$root$cuda" "$root/dev" "$root/sys" "$root/proc"; do
+    mountpoint -q "$m" && { umount -R "$m" 2>/dev/null || umount -R -l "$m"; }
+  done
+  left=$(awk -v r="$root/" 'index($2, r) == 1' /proc/mounts)
+  if [[ -n "$left" ]]; then
+    echo "first_command_fresh: mounts left under $root, not removed:" >&2
+    echo "$left" >&2
+  else
+    rm -rf --one-file-system "$root"
+  fi
 }
 trap cleanup EXIT
 echo "== debootstrap bookworm into $root"
@@ -58,7 +72,7 @@ echo "== $cmd"
 IFS='|' read -r install build check <<<"$(sed 's/ && /|/g' <<<"$cmd")"
 # The whole command in a bounded time (a hung check must not hold CI); its exit status is this script's.
 rc=0
-in_root timeout "${FRESH_TIMEOUT:-1800}" bash -c "cd /root/preflight && t0=\$(date +%s) && $install && t1=\$(date +%s) &&
+in_root timeout -k 10 "${FRESH_TIMEOUT:-1800}" bash -c "cd /root/preflight && t0=\$(date +%s) && $install && t1=\$(date +%s) &&
   { $build > /tmp/build.log 2>&1 || { tail -30 /tmp/build.log; exit 1; }; } && t2=\$(date +%s) &&
   $check; rc=\$?; t3=\$(date +%s)
   echo \"install \$((t1 - t0)) s, build \$((t2 - t1)) s, check \$((t3 - t2)) s, whole command \$((t3 - t0)) s, exit \$rc\"
