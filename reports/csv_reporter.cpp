@@ -4,8 +4,9 @@
 // CSV of the table rows of every result, one table: a `key` column (the result the row belongs to), then the
 // union of every row's fields in the order they first appear, so that a document mixing kinds of rows (a check
 // has interface, sweep and pair rows) still gives one header as wide as every line. An empty cell means null
-// or a field this kind of row does not have. Lists (a sweep row's every-iteration times) are not cells of a
-// table and stay in the JSON document. A document without rows lists its results as key,status,message.
+// or a field this kind of row does not have. Lists (a sweep row's every-iteration times, a scale row's samples)
+// are not cells of a table and stay in the JSON document; an object (a median with its spread) is one JSON cell.
+// A document without rows lists its results as key,status,message.
 #include <set>
 #include <sstream>
 
@@ -32,7 +33,7 @@ class CsvReporter final : public Reporter {
       for (const Json& row : r.rows)
         if (row.is_object())
           for (const auto& [k, v] : row.items())
-            if (!v.is_structured() && seen.insert(k).second) columns.push_back(k);
+            if (!v.is_array() && seen.insert(k).second) columns.push_back(k);
     std::ostringstream s;
     if (columns.empty()) {
       s << "key,status,message\n";

@@ -127,7 +127,7 @@ TEST(Verdict, SummaryNamesNodeCheckEvidenceAndRemedy) {
   reports::ReportOptions quiet;
   quiet.quiet = true;
   EXPECT_EQ(reports::renderDocument("table", r, quiet),
-            "preflight check: FAIL (4 nodes, 1 ranks, exit 1); failing: node3\n");
+            "preflight check: FAIL (4 nodes, 1 rank, exit 1); failing: node3\n");
 }
 
 }  // namespace
