@@ -232,7 +232,6 @@ class ViewerTest : public QObject {
   }
 
   void axesAreTheModelsFittedAxes() {
-    // Hover values: scaled to the unit a person reads.
     QCOMPARE(formatValue(1500, "us"), QString("1.5 ms"));
     QCOMPARE(formatValue(0.0246, "GB/s"), QString("24.6 MB/s"));
     QCOMPARE(formatValue(2.5e6, "samples/s"), QString("2.5M"));
