@@ -20,16 +20,46 @@ std::vector<ViewChart> chartsWithPrefix(const std::vector<ViewChart>& charts, co
 ChartPanel::ChartPanel(const std::vector<ViewChart>& charts, bool dark, QWidget* parent) : QWidget(parent) {
   auto* content = new QWidget();
   auto* column = new QVBoxLayout(content);
-  // One line per run and measure by default; the other series (algbw, in-place, p50) one click away.
-  showAll_ = new QCheckBox(tr("Show algbw, in-place and p50 series"), content);
+  // One line per run and measure by default; the model's secondary charts (algbw, in-place, p50) one click away,
+  // in a grid of their own below the main ones, so hiding them leaves no hole among those.
+  showAll_ = new QCheckBox(tr("Show algbw, in-place and p50 charts"), content);
   column->addWidget(showAll_);
-  auto* grid = new QGridLayout();
-  column->addLayout(grid);
+  auto* secondary = new QWidget(content);
+  for (bool detail : {false, true}) {
+    std::vector<ViewChart> part;
+    for (const auto& c : charts)
+      if (c.chart.secondary == detail) part.push_back(c);
+    auto* grid = new QGridLayout();
+    if (detail) {
+      secondary->setLayout(grid);
+      grid->setContentsMargins(0, 0, 0, 0);
+      column->addWidget(secondary);
+    } else {
+      column->addLayout(grid);
+    }
+    layOut(part, grid, detail ? secondary : content, dark);
+  }
+  secondary->setVisible(false);
+  showAll_->setVisible(std::any_of(views_.begin(), views_.end(), [](ChartView* v) { return v->isSecondary(); }));
+  connect(showAll_, &QCheckBox::toggled, secondary, &QWidget::setVisible);
+  below_ = new QVBoxLayout();
+  column->addLayout(below_);
+  column->addStretch(1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setWidget(content);
+  viewport_ = scroll->viewport();
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
+}
+
+void ChartPanel::layOut(const std::vector<ViewChart>& charts, QGridLayout* grid, QWidget* parent, bool dark) {
   // Two charts a row; a chart with many series (several files overlaid) gets a row of its own and more
-  // height, so its legend, which Qt does not wrap, has room for the names beside the plot.
+  // height, so its legend has room for the names.
   int row = 0, col = 0;
   for (const auto& c : charts) {
-    auto* view = new ChartView(c, dark, content);
+    auto* view = new ChartView(c, dark, parent);
     const bool wide = c.chart.series.size() > 6;
     view->setMinimumHeight(wide ? 480 : 400);
     if (wide && col == 1) {  // the row's second cell stays empty
@@ -45,20 +75,6 @@ ChartPanel::ChartPanel(const std::vector<ViewChart>& charts, bool dark, QWidget*
     }
     views_.push_back(view);
   }
-  showAll_->setVisible(std::any_of(views_.begin(), views_.end(), [](ChartView* v) { return v->hasSecondary(); }));
-  connect(showAll_, &QCheckBox::toggled, this, [this](bool all) {
-    for (ChartView* v : views_) v->setShowAll(all);
-  });
-  below_ = new QVBoxLayout();
-  column->addLayout(below_);
-  column->addStretch(1);
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidgetResizable(true);
-  scroll->setWidget(content);
-  viewport_ = scroll->viewport();
-  auto* outer = new QVBoxLayout(this);
-  outer->setContentsMargins(0, 0, 0, 0);
-  outer->addWidget(scroll);
 }
 
 ChartView* ChartPanel::chart(const std::string& id) const {
@@ -71,6 +87,7 @@ QList<QPair<QString, QRect>> ChartPanel::plotAreas(QWidget* window) const {
   QList<QPair<QString, QRect>> out;
   const QRect visible(viewport_->mapTo(window, QPoint(0, 0)), viewport_->size());
   for (ChartView* v : views_) {
+    if (!v->isVisibleTo(window)) continue;  // a secondary chart folded away is not on screen
     const QRect area = v->plotArea();
     // Only the part scrolled into sight is in a screenshot; a chart below the fold is left out.
     const QRect seen = QRect(v->mapTo(window, area.topLeft()), area.size()).intersected(visible);

@@ -3,10 +3,11 @@
 //
 // The base of every chart tab: the charts of one subject (ids with one prefix) in a scrolling grid, two per
 // row, and room below them for a view's own widgets (the capacity plan's tables). A check box above them shows
-// the series each chart keeps back by default (algbw, in-place, p50).
+// the model's secondary charts (Chart::secondary: algbw, in-place, p50), hidden by default.
 #pragma once
 
 #include <QCheckBox>
+#include <QGridLayout>
 #include <QList>
 #include <QPair>
 #include <QRect>
@@ -28,7 +29,7 @@ class ChartPanel : public QWidget {
   const std::vector<ChartView*>& chartViews() const { return views_; }
   /// The chart with this id, or nullptr.
   ChartView* chart(const std::string& id) const;
-  /// The check box that shows every chart's secondary series; hidden when no chart has any.
+  /// The check box that shows the secondary charts; hidden when there is none.
   QCheckBox* showAllBox() const { return showAll_; }
   /// Each visible chart's plot area in `window`'s coordinates, named by chart id (the screenshot check).
   virtual QList<QPair<QString, QRect>> plotAreas(QWidget* window) const;
@@ -40,6 +41,9 @@ class ChartPanel : public QWidget {
   QVBoxLayout* below() const { return below_; }
 
  private:
+  /// Adds a view per chart to `grid`, two a row (a chart of many series gets a row of its own).
+  void layOut(const std::vector<ViewChart>& charts, QGridLayout* grid, QWidget* parent, bool dark);
+
   std::vector<ChartView*> views_;
   QVBoxLayout* below_ = nullptr;
   QCheckBox* showAll_ = nullptr;

@@ -3,8 +3,39 @@
 #include "overlay.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace pf::gui {
+namespace {
+
+// The axes of a chart merged from several files, fitted as the model fits one file's (fitAxes), except that
+// stacked bars stand per file: the y axis holds the tallest file's stack, not all files' stacks summed.
+void fitMerged(ViewChart& vc) {
+  using reports::charts::Style;
+  reports::charts::Chart probe = vc.chart;
+  probe.series.clear();
+  std::map<std::pair<int, double>, double> stacks;  // (file, x) -> that file's stack height
+  for (size_t i = 0; i < vc.chart.series.size(); ++i) {
+    const auto& s = vc.chart.series[i];
+    if (s.style != Style::kStacked) {
+      probe.series.push_back(s);
+      continue;
+    }
+    for (const auto& p : s.points) stacks[{vc.run[i], p.x}] += p.y;
+  }
+  if (!stacks.empty()) {
+    std::map<double, double> tallest;
+    for (const auto& [key, height] : stacks) tallest[key.second] = std::max(tallest[key.second], height);
+    reports::charts::Series bars{"", Style::kStacked, false, {}};
+    for (const auto& [x, height] : tallest) bars.points.push_back({x, height, {}, {}});
+    probe.series.push_back(std::move(bars));
+  }
+  reports::charts::fitAxes(probe);
+  vc.chart.x = probe.x;
+  vc.chart.y = probe.y;
+}
+
+}  // namespace
 
 std::vector<std::string> runNames(const std::vector<Document>& docs) {
   std::vector<std::string> names;
@@ -34,6 +65,8 @@ std::vector<ViewChart> overlayCharts(const std::vector<Document>& docs) {
       }
     }
   }
+  if (docs.size() > 1)
+    for (ViewChart& vc : out) fitMerged(vc);
   return out;
 }
 

@@ -4,11 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace pf::gui {
 namespace {
-
-using reports::charts::Scale;
 
 struct Prefix {
   double factor;
@@ -45,14 +44,6 @@ int decimalsFor(double v, int sig) {
   return std::max(0, sig - 1 - static_cast<int>(std::floor(std::log10(std::abs(v)))));
 }
 
-double niceStep(double span, int target) {
-  const double raw = span / target;
-  const double mag = std::pow(10, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * mag >= raw * (1 - 1e-9)) return m * mag;
-  return 10 * mag;
-}
-
 }  // namespace
 
 QString plainNumber(double v, int decimals) {
@@ -72,58 +63,6 @@ QString formatValue(double v, const std::string& unit, bool binary, int sig) {
 
 bool unitInTicks(const reports::charts::Axis& axis) {
   return axis.binarySuffix || axis.unit == "us" || axis.unit == "GB/s" || axis.unit == "bytes" || axis.unit == "%";
-}
-
-std::vector<Tick> axisTicks(const reports::charts::Axis& axis, double& lo, double& hi) {
-  std::vector<Tick> out;
-  auto add = [&](double at, const QString& label) {
-    // A category axis needs distinct labels; a repeat (rounding) is left out.
-    for (const Tick& t : out)
-      if (t.label == label) return;
-    out.push_back({at, label});
-  };
-  if (axis.scale == Scale::kLog2) {
-    for (double t : reports::charts::log2Ticks(std::exp2(lo), std::exp2(hi), 10)) {
-      const double at = std::log2(t);
-      if (at < lo - 1e-9 || at > hi + 1e-9) continue;
-      add(at, axis.binarySuffix ? QString::fromStdString(reports::charts::binarySize(t))
-                                : formatValue(t, axis.unit, false, 6));
-    }
-    return out;
-  }
-  if (axis.scale == Scale::kLog10) {
-    const int first = static_cast<int>(std::floor(lo)), last = static_cast<int>(std::ceil(hi));
-    const int decades = last - first;
-    // Few decades: 1-2-5 (or every digit) inside each; many: every decade, or every k-th one.
-    std::vector<double> mantissas = {1};
-    if (decades <= 2) mantissas = {1, 2, 5};
-    int every = std::max(1, decades / 8);
-    for (int pass = 0; pass < 2; ++pass) {
-      out.clear();
-      for (int d = first; d <= last; ++d) {
-        if ((d - first) % every) continue;
-        for (double m : mantissas) {
-          const double v = m * std::pow(10.0, d), at = std::log10(v);
-          if (at >= lo - 1e-9 && at <= hi + 1e-9) add(at, formatValue(v, axis.unit, axis.binarySuffix, 3));
-        }
-      }
-      if (out.size() >= 3) break;
-      mantissas = {1, 2, 3, 4, 5, 6, 7, 8, 9};
-    }
-    return out;
-  }
-  if (!(hi > lo)) hi = lo + 1;
-  const double step = niceStep(hi - lo, 6);
-  lo = std::floor(lo / step + 1e-9) * step;
-  hi = std::ceil(hi / step - 1e-9) * step;
-  // One prefix for the whole axis, from its largest tick, so the labels read 0, 10 ms, 20 ms.
-  const Prefix p = prefixFor(std::max(std::abs(lo), std::abs(hi)), axis.unit, axis.binarySuffix);
-  const int decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(step / p.factor) - 1e-9)));
-  for (double v = lo; v <= hi + step * 1e-6; v += step) {
-    const double tick = std::abs(v) < step * 1e-9 ? 0 : v;
-    add(tick, withUnit(plainNumber(tick / p.factor, decimals), p.unit));
-  }
-  return out;
 }
 
 }  // namespace pf::gui

@@ -9,9 +9,6 @@
 #include <QtCharts/QScatterSeries>
 #include <algorithm>
 #include <cmath>
-#include <limits>
-
-#include "axis_ticks.hpp"
 
 namespace pf::gui {
 namespace {
@@ -40,10 +37,6 @@ QAreaSeries* bars(const std::vector<QRectF>& rects, QColor color) {
   return area;
 }
 
-bool hasStacks(const reports::charts::Chart& c) {
-  return std::any_of(c.series.begin(), c.series.end(), [](const auto& s) { return s.style == Style::kStacked; });
-}
-
 // Where the bars of run `slot` of `slotCount` stand around their x: side by side, centred on it.
 double barOffset(int slot, int slotCount, double half) { return (slot - (slotCount - 1) / 2.0) * 2.2 * half; }
 
@@ -67,73 +60,21 @@ double AxisMap::from(double p) const {
   return scale == Scale::kLog2 ? std::exp2(p) : scale == Scale::kLog10 ? std::pow(10.0, p) : p;
 }
 
-reports::charts::Chart displayChart(reports::charts::Chart c) {
-  auto widen = [&](reports::charts::Axis& axis, bool isX) {
-    if (axis.scale != Scale::kLinear || (!isX && hasStacks(c))) return;
-    double lo = std::numeric_limits<double>::max(), hi = 0;
-    for (const auto& s : c.series)
-      for (const auto& p : s.points)
-        for (std::optional<double> v :
-             {std::optional<double>(isX ? p.x : p.y), isX ? std::nullopt : p.low, isX ? std::nullopt : p.high}) {
-          if (!v) continue;
-          if (*v <= 0) return;  // zero or below has no place on a log axis
-          lo = std::min(lo, *v), hi = std::max(hi, *v);
-        }
-    if (hi > 0 && hi / lo > 100) axis.scale = Scale::kLog10;
-  };
-  widen(c.x, true);
-  widen(c.y, false);
-  return c;
+PlotRange plotRange(const reports::charts::Axis& axis) {
+  if (!axis.fitted()) return {};
+  const AxisMap m{axis.scale};
+  return {m.to(axis.lo), m.to(axis.hi)};
 }
 
-PlotRange xRange(const ViewChart& vc) {
-  const auto& c = vc.chart;
-  const AxisMap m{c.x.scale};
-  double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-  for (const auto& s : c.series)
-    for (const auto& p : s.points)
-      if (m.usable(p.x)) lo = std::min(lo, m.to(p.x)), hi = std::max(hi, m.to(p.x));
-  if (lo > hi) return {};
-  const double span = hi > lo ? hi - lo : 1;
-  // Bars are drawn around their x, side by side per run: room for the outer ones.
-  const double pad = hasStacks(c) ? span * (0.04 + 2.2 * kBarHalf * runsIn(vc) / 2) : span * 0.02;
-  return {lo - pad, hi + pad};
-}
-
-PlotRange yRange(const ViewChart& vc) {
-  const auto& c = vc.chart;
-  const AxisMap m{c.y.scale};
-  double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-  std::map<std::pair<int, double>, double> stack;  // the axis must hold every run's whole stack
-  auto add = [&](double v) {
-    if (m.usable(v)) lo = std::min(lo, m.to(v)), hi = std::max(hi, m.to(v));
-  };
-  for (size_t i = 0; i < c.series.size(); ++i) {
-    const auto& s = c.series[i];
-    for (const auto& p : s.points) {
-      add(s.style == Style::kStacked ? (stack[{vc.run[i], p.x}] += p.y) : p.y);
-      if (p.low) add(*p.low);
-      if (p.high) add(*p.high);
-    }
-  }
-  if (lo > hi) return {};
-  const double span = hi > lo ? hi - lo : std::max(1.0, std::abs(hi));
-  if (c.y.scale != Scale::kLinear) return {lo - span * 0.05, hi + span * 0.05};
-  lo = std::min(0.0, lo);  // bandwidths, times and efficiencies start at zero
-  return {lo == 0 ? 0 : lo - span * 0.05, hi + span * 0.05};
-}
-
-QAbstractAxis* makeAxis(const reports::charts::Axis& axis, PlotRange r) {
-  const bool unitShown = unitInTicks(axis) || axis.unit.empty();
-  const QString title = QString::fromStdString(unitShown ? axis.title : axis.title + " (" + axis.unit + ")");
+QAbstractAxis* makeAxis(const reports::charts::Axis& axis) {
   auto* cat = new QCategoryAxis();
   cat->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-  double lo = r.lo, hi = r.hi;
-  const std::vector<Tick> ticks = axisTicks(axis, lo, hi);
-  cat->setRange(lo, hi);
-  cat->setStartValue(lo);
-  for (const Tick& t : ticks) cat->append(t.label, t.at);
-  cat->setTitleText(title);
+  const PlotRange r = plotRange(axis);
+  cat->setRange(r.lo, r.hi);
+  cat->setStartValue(r.lo);
+  const AxisMap m{axis.scale};
+  for (const reports::charts::Tick& t : axis.ticks) cat->append(QString::fromStdString(t.label), m.to(t.value));
+  cat->setTitleText(QString::fromStdString(reports::charts::axisTitle(axis)));
   cat->setProperty("pfScale", axis.scale == Scale::kLog2 ? "log2" : axis.scale == Scale::kLog10 ? "log10" : "linear");
   return cat;
 }
@@ -142,7 +83,7 @@ DrawnParts makeSeries(const reports::charts::Series& s, const ViewChart& vc, con
                       StackTops& stackTop) {
   const auto& c = vc.chart;
   const AxisMap mx{c.x.scale}, my{c.y.scale};
-  const PlotRange xr = xRange(vc);
+  const PlotRange xr = plotRange(c.x);
   const double xspan = xr.hi - xr.lo;
   QColor color = look.color;
   DrawnParts parts;
@@ -179,7 +120,14 @@ DrawnParts makeSeries(const reports::charts::Series& s, const ViewChart& vc, con
     return parts;
   }
   QXYSeries* xy = nullptr;
-  if (s.style == Style::kMarkers) {
+  if (s.regression) {
+    // The points a gate flagged: large red markers, never joined, whatever the file's colour (as in the HTML).
+    auto* scatter = new QScatterSeries();
+    scatter->setMarkerSize(12);
+    scatter->setBrush(QColor(reports::charts::kAlarmColor));
+    scatter->setPen(QPen(Qt::white, 1.5));
+    xy = scatter;
+  } else if (s.style == Style::kMarkers) {
     auto* scatter = new QScatterSeries();
     scatter->setMarkerSize(s.predicted ? 9 : 8);
     // Predicted markers are hollow squares: told apart from measurements without relying on colour.

@@ -2,9 +2,9 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // From the chart model to Qt Charts objects: axes and one Qt series per model series (plus helper series for
-// error bars). Internal to gui/charts/. Every axis is a category axis over plotted values (log2(x) or log10(y)
-// on log axes): Qt's value axes print numbers through printf formats ("1e+06") and cannot scale units, while
-// ticks must read "1 KiB", "10 ms", "25 GB/s" as in the HTML report; axis_ticks.cpp chooses them.
+// error bars). Internal to gui/charts/. The axes are the model's fitted ones (reports::charts::fitAxes: scale,
+// range, ticks and their labels), as the HTML report draws them; each is a category axis over plotted values
+// (log2(x) or log10(y) on log axes), since Qt's value axes print numbers through printf formats ("1e+06").
 #pragma once
 
 #include <QColor>
@@ -27,21 +27,16 @@ struct AxisMap {
   double from(double plotted) const;
 };
 
-/// The plotted range of one axis (stacks summed per run, bars padded, linear y from 0), in plotted units.
+/// The plotted range of one axis: the model's fitted range, in plotted units.
 struct PlotRange {
   double lo = 0, hi = 1;
 };
-PlotRange xRange(const ViewChart& c);
+PlotRange plotRange(const reports::charts::Axis& axis);
 /// How many files have series in the chart (at least 1).
 int runsIn(const ViewChart& c);
-PlotRange yRange(const ViewChart& c);
 
-/// The chart as the viewer draws it: a linear axis whose positive values span more than two decades becomes a
-/// log10 axis (stacked bars excepted: a bar starts at zero).
-reports::charts::Chart displayChart(reports::charts::Chart c);
-
-/// An axis for `axis` over the plotted range `r`.
-QAbstractAxis* makeAxis(const reports::charts::Axis& axis, PlotRange r);
+/// The model's axis as a Qt axis: its ticks at their plotted positions, its title as the HTML report words it.
+QAbstractAxis* makeAxis(const reports::charts::Axis& axis);
 
 /// How one series is drawn: its colour and line style, and for stacked bars the slot of its run (the bars of
 /// each run stand side by side at one x, never stacked on another run's).

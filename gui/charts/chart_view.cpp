@@ -32,14 +32,11 @@
 namespace pf::gui {
 namespace {
 
-// The HTML report's ten colours, so one run looks the same in the browser and in the viewer.
-const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                               "#8c564b", "#17becf", "#e377c2", "#7f7f7f", "#bcbd22"};
-
 // Colours, pen styles and shades that tell the series of one file apart when the colour stands for the file.
 constexpr Qt::PenStyle kPens[] = {Qt::SolidLine, Qt::DashDotLine, Qt::DotLine, Qt::DashDotDotLine};
 
-QColor paletteColor(size_t i) { return QColor(kColors[i % (sizeof(kColors) / sizeof(kColors[0]))]); }
+// The HTML report's colours, so one run looks the same in the browser and in the viewer.
+QColor paletteColor(size_t i) { return QColor(reports::charts::seriesColor(i)); }
 
 QColor shade(QColor base, size_t k) {
   if (k == 0) return base.darker(125);
@@ -83,24 +80,14 @@ bool isDark(const QPalette& palette) { return palette.color(QPalette::Window).li
 
 ViewChart ViewChart::single(const reports::charts::Chart& c) { return {c, std::vector<int>(c.series.size(), 0), {}}; }
 
-QString seriesName(const reports::charts::Series& s) {
-  const bool says = s.name.find("predicted") != std::string::npos;
-  return QString::fromStdString(s.predicted && !says ? s.name + " (predicted)" : s.name);
-}
-
-bool isSecondary(const reports::charts::Series& s) {
-  for (const char* part : {"algbw", "in-place", " p50"})
-    if (s.name.find(part) != std::string::npos) return true;
-  return false;
-}
-
 QString ViewChart::legendName(size_t i) const {
-  const QString name = seriesName(chart.series[i]);
+  const QString name = QString::fromStdString(reports::charts::legendName(chart.series[i]));
   return runs.size() > 1 ? QString::fromStdString(runs[static_cast<size_t>(run[i])]) + ": " + name : name;
 }
 
 ChartView::ChartView(const ViewChart& chart, bool dark, QWidget* parent) : QWidget(parent), model_(chart) {
-  model_.chart = displayChart(chart.chart);
+  // The builders fit every chart; one made by hand (or merged from several files unfitted) is fitted here.
+  if (!model_.chart.x.fitted() || !model_.chart.y.fitted()) reports::charts::fitAxes(model_.chart);
   if (model_.run.size() != model_.chart.series.size()) model_.run.assign(model_.chart.series.size(), 0);
   chart_ = new QChart();
   // The theme first: setTheme() recolours every series, ours are coloured after it.
@@ -126,7 +113,7 @@ ChartView::ChartView(const ViewChart& chart, bool dark, QWidget* parent) : QWidg
   addSeries();
   connect(legend_, &QListWidget::itemChanged, this,
           [this](QListWidgetItem* item) { setSeriesVisible(item->text(), item->checkState() == Qt::Checked); });
-  setShowAll(false);
+  fitLegend();
   auto* png = new QAction(tr("Export PNG..."), this);
   auto* svg = new QAction(tr("Export SVG..."), this);
   auto* reset = new QAction(tr("Reset zoom"), this);
@@ -140,8 +127,8 @@ ChartView::ChartView(const ViewChart& chart, bool dark, QWidget* parent) : QWidg
 
 void ChartView::addSeries() {
   const auto& c = model_.chart;
-  QAbstractAxis* ax = makeAxis(c.x, xRange(model_));
-  QAbstractAxis* ay = makeAxis(c.y, yRange(model_));
+  QAbstractAxis* ax = makeAxis(c.x);
+  QAbstractAxis* ay = makeAxis(c.y);
   chart_->addAxis(ax, Qt::AlignBottom);
   chart_->addAxis(ay, Qt::AlignLeft);
   StackTops stackTop;
@@ -150,7 +137,6 @@ void ChartView::addSeries() {
   std::vector<int> present = model_.run;
   std::sort(present.begin(), present.end());
   present.erase(std::unique(present.begin(), present.end()), present.end());
-  const bool anyPrimary = std::any_of(c.series.begin(), c.series.end(), [](const auto& s) { return !isSecondary(s); });
   // Families in first-seen order: with one file each family has a colour; with several, the file has the colour
   // and the family a pen style (lines) or a shade (stacked bars).
   std::vector<std::string> families;
@@ -179,7 +165,6 @@ void ChartView::addSeries() {
     DrawnParts parts = makeSeries(ms, model_, look, stackTop);
     const QString name = model_.legendName(i);
     parts.main->setName(name);
-    parts.main->setProperty("pfSecondary", anyPrimary && isSecondary(ms));
     for (QAbstractSeries* s : parts.helpers) {
       chart_->addSeries(s);
       s->attachAxis(ax);
@@ -237,22 +222,6 @@ void ChartView::setSeriesVisible(const QString& name, bool visible) {
 void ChartView::toggleSeries(const QString& name) {
   for (QAbstractSeries* s : chart_->series())
     if (s->name() == name && !s->property("pfHelper").toBool()) return setSeriesVisible(name, !s->isVisible());
-}
-
-bool ChartView::hasSecondary() const {
-  for (QAbstractSeries* s : chart_->series())
-    if (s->property("pfSecondary").toBool()) return true;
-  return false;
-}
-
-void ChartView::setShowAll(bool all) {
-  showAll_ = all;
-  for (QAbstractSeries* s : chart_->series()) {
-    if (!s->property("pfSecondary").toBool()) continue;
-    setSeriesVisible(s->name(), all);
-    for (QListWidgetItem* item : legend_->findItems(s->name(), Qt::MatchExactly)) item->setHidden(!all);
-  }
-  fitLegend();
 }
 
 QStringList ChartView::legendEntries() const {
@@ -330,10 +299,14 @@ DrawnChart ChartView::describe() const {
     const QXYSeries* xy = qobject_cast<QXYSeries*>(s);
     if (auto* area = qobject_cast<QAreaSeries*>(s)) {
       ds.kind = "area";
+      ds.color = area->brush().color();
       xy = area->upperSeries();
     } else {
       ds.kind = s->type() == QAbstractSeries::SeriesTypeScatter ? "scatter" : "line";
       ds.dashed = xy->pen().style() == Qt::DashLine;
+      ds.color = ds.kind == "scatter" && xy->brush().style() != Qt::NoBrush && xy->brush().color().alpha() > 0
+                     ? xy->brush().color()
+                     : xy->pen().color();
     }
     ds.points = static_cast<int>(xy->count());
     for (const QPointF& p : xy->points()) ds.values.push_back(p);

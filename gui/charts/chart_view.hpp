@@ -6,11 +6,13 @@
 // and the context menu exports PNG or SVG. The legend is a list below the plot (Qt Charts' own legend neither
 // wraps nor scrolls, and cut names off): it names each series once, scrolls when long, and a click on an entry
 // hides or shows the series. Overlaid files keep apart: one colour per file, and stacked bars side by side per
-// file. By default a chart shows one line per run and measure (busbw, out-of-place); algbw, in-place and the
-// p50 markers are one click away (setShowAll). The header keeps Qt Charts out of its includers: describe()
-// reads what was drawn back as plain data, which the tests check and which survives a port to Qt Graphs.
+// file. Axes, legend names and regression markers are the chart model's (fitted axes, legendName, red markers
+// for Series::regression), so the viewer shows what the HTML report shows. The header keeps Qt Charts out of its
+// includers: describe() reads what was drawn back as plain data, which the tests check and which survives a port to Qt
+// Graphs.
 #pragma once
 
+#include <QColor>
 #include <QImage>
 #include <QStringList>
 #include <QWidget>
@@ -38,18 +40,13 @@ struct ViewChart {
   QString legendName(size_t i) const;
 };
 
-/// A series' name: predicted ones say so once, as in the HTML report.
-QString seriesName(const reports::charts::Series& s);
-
-/// True for the series shown only on request: algbw, in-place and the p50 markers.
-bool isSecondary(const reports::charts::Series& s);
-
 struct DrawnSeries {
   QString name;
   QString kind;  ///< "line", "scatter", "area"
   int points = 0;
   bool dashed = false, visible = true, inLegend = true;  ///< inLegend: listed in the legend now
   std::vector<QPointF> values;                           ///< as plotted: x is log2(x) on a log2 axis
+  QColor color;                                          ///< the fill of markers and areas, a line's pen
 };
 
 struct DrawnAxis {
@@ -72,9 +69,9 @@ class ChartView : public QWidget {
   ChartView(const ViewChart& chart, bool dark, QWidget* parent = nullptr);
 
   const std::string& id() const { return model_.chart.id; }
-  /// Shows or hides the secondary series (algbw, in-place, p50) and their legend entries.
-  void setShowAll(bool all);
-  bool hasSecondary() const;
+  /// True for a chart of the detail behind a main chart (Chart::secondary: algbw, in-place, p50), which the
+  /// panel shows only on request.
+  bool isSecondary() const { return model_.chart.secondary; }
   /// Legend entries whose text does not fit their row or the legend's width (none when laid out right).
   QStringList clippedLegendEntries() const;
   /// The legend entries in order, as listed now.
@@ -101,7 +98,6 @@ class ChartView : public QWidget {
   QChart* chart_ = nullptr;
   QChartView* view_ = nullptr;
   QListWidget* legend_ = nullptr;
-  bool showAll_ = false;
 };
 
 /// True when the palette's window colour is dark: the charts then use Qt Charts' dark theme.

@@ -19,6 +19,12 @@ std::vector<double> log2Ticks(double lo, double hi, int maxTicks) {
   return ticks;
 }
 
+const char* seriesColor(size_t i) {
+  static const char* const kColors[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+                                        "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#393b79"};
+  return kColors[i % (sizeof(kColors) / sizeof(kColors[0]))];
+}
+
 std::string binarySize(double bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   int u = 0;

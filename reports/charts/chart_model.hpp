@@ -103,15 +103,21 @@ Heatmap pairHeatmap(const Result& pairs);
 /// linear bandwidth-like axes start at zero; ticks are 4-8 nice values labelled by tickLabel.
 void fitAxes(Chart& chart);
 /// A value as a tick reads it, SI-scaled by the axis's unit: sizes 1024-based (8 B, 1 KiB), times in us/ms/s
-/// (500 us, 1.5 ms), other units k/M/G for large numbers (1.5M); never e-notation, never "-0". `magnitude`
+/// (500 us, 1.5 ms), bandwidths in kB/s..TB/s (500 MB/s), other units k/M/G for large numbers (1.5M); never
+/// e-notation, never "-0". `magnitude`
 /// (the largest |tick| of a linear axis) picks one time unit for the whole axis; 0 picks it per value.
 std::string tickLabel(double value, const Axis& axis, double magnitude = 0);
-/// The axis title a reader needs beside those labels: "step time" (the ticks say ms), "bus bandwidth (GB/s)".
+/// The axis title a reader needs beside those labels: "step time" (the ticks say ms), "throughput (samples/s)".
 std::string axisTitle(const Axis& axis);
 /// A number without e-notation: up to `significant` digits, trailing zeros dropped, "0" for zero (never "-0").
 std::string plainNumber(double value, int significant = 3);
 /// The legend entry of a series: its name, with " (predicted)" added only where the name does not say it.
 std::string legendName(const Series& series);
+
+/// The colour of the i-th series, the same in the HTML report and the viewer (ten, then again); none is red.
+const char* seriesColor(size_t i);
+/// Red, for regressions only: the points a gate flagged (Series::regression).
+inline constexpr const char* kAlarmColor = "#d62728";
 
 /// Tick positions of a log2 axis covering [lo, hi]: powers of two, at most `maxTicks` (every k-th power).
 std::vector<double> log2Ticks(double lo, double hi, int maxTicks = 12);

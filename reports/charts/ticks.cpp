@@ -7,7 +7,7 @@
 //   values all sit on zero (stacked bars and values at or below zero keep it linear);
 // - 4 to 8 ticks: linear steps of 1, 2, 2.5 or 5 x 10^k, log10 ticks at decades (1-2-5 or 1-2-3-5 where the
 //   range is short), log2 ticks at powers of two (every k-th where there are many);
-// - labels SI-scaled by unit (1 KiB, 30 ms, 1.5M), never in e-notation, never "-0".
+// - labels SI-scaled by unit (1 KiB, 30 ms, 500 MB/s, 1.5M), never in e-notation, never "-0".
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,6 +41,13 @@ Prefix prefixFor(double magnitude, const Axis& a) {
     if (magnitude >= 1e6) return {1e6, " s"};
     if (magnitude >= 1e3) return {1e3, " ms"};
     return {1, " us"};
+  }
+  if (a.unit == "GB/s") {  // decimal, as nccl-tests' GB/s: 1 GB/s = 1000 MB/s = 1e9 B/s
+    if (magnitude >= 1e3) return {1e3, " TB/s"};
+    if (magnitude >= 1) return {1, " GB/s"};
+    if (magnitude >= 1e-3) return {1e-3, " MB/s"};
+    if (magnitude >= 1e-6) return {1e-6, " kB/s"};
+    return {1e-9, " B/s"};
   }
   // Other units sit in the axis title; large numbers get k, M, G so that a label stays short.
   if (magnitude >= 1e9) return {1e9, "G"};
@@ -139,6 +146,9 @@ void fitLinear(Axis& a, double lo, double hi) {
         break;
       }
     }
+  // Values at or below zero that end at zero (a change chart where nothing improved) would sit on the plot's
+  // top frame, their markers cut in half: one step more above.
+  if (hi == 0 && lo < 0) ++last;
   a.lo = first * step;
   a.hi = last * step;
   const double magnitude = std::max(std::fabs(a.lo), std::fabs(a.hi));
@@ -198,8 +208,10 @@ std::string tickLabel(double value, const Axis& axis, double magnitude) {
 }
 
 std::string axisTitle(const Axis& axis) {
-  // Sizes and times carry their unit in every tick label (1 KiB, 30 ms); other units are named once, here.
-  if (axis.unit.empty() || axis.unit == "bytes" || axis.unit == "us" || axis.binarySuffix) return axis.title;
+  // Sizes, times and bandwidths carry their unit in every tick label (1 KiB, 30 ms, 5 GB/s); other units are
+  // named once, here.
+  if (axis.unit.empty() || axis.unit == "bytes" || axis.unit == "us" || axis.unit == "GB/s" || axis.binarySuffix)
+    return axis.title;
   return axis.title + " (" + axis.unit + ")";
 }
 

@@ -18,11 +18,6 @@ using charts::Style;
 // A wide viewBox drawn at the page's width (width 100%): about 1:1 on a 1,000 px page, so 11 px text stays 11 px.
 constexpr double kWidth = 960, kLeft = 84, kRight = 24, kTop = 34, kPlotHeight = 300;
 constexpr double kLegendRow = 18, kCharWidth = 6.8;  // sans-serif 11 px: an upper bound of the mean glyph width
-// No red among the series' colours: red marks regressions only.
-constexpr const char* kColors[] = {"#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
-                                   "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#393b79"};
-constexpr size_t kColorCount = sizeof(kColors) / sizeof(kColors[0]);
-constexpr const char* kAlarm = "#d62728";
 
 std::string valueText(double v, const charts::Axis& a) {
   if (a.unit == "us" || a.binarySuffix) return charts::tickLabel(v, a);
@@ -31,7 +26,7 @@ std::string valueText(double v, const charts::Axis& a) {
 
 struct LegendEntry {
   std::string name, color;
-  bool marker = false, dashed = false, block = false;
+  bool marker = false, dashed = false, block = false, hollow = false;  ///< hollow: a predicted marker
 };
 
 // Entries left to right, wrapped onto as many rows as they need below the plot: nothing is cut.
@@ -47,7 +42,8 @@ std::string drawLegend(const std::vector<LegendEntry>& entries, double top, doub
     if (e.block)
       svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"{}\"/>", x, y - 9, e.color);
     else if (e.marker)
-      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\"/>", x + 7, y - 4, e.color);
+      svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"4\" {}=\"{}\"{}/>", x + 7, y - 4,
+                         e.hollow ? "stroke" : "fill", e.color, e.hollow ? " fill=\"#fff\"" : "");
     else
       svg += fmt::format("<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"2\"{}/>", x,
                          x + 18, y - 4, y - 4, e.color, e.dashed ? " stroke-dasharray=\"5 3\"" : "");
@@ -133,7 +129,7 @@ std::string svgChart(const charts::Chart& chart) {
   std::map<double, double> stackTop;  // stacked bars: where the next segment starts at each x
   size_t colorIndex = 0;
   for (const charts::Series& s : c.series) {
-    const std::string color = s.regression ? kAlarm : kColors[colorIndex++ % kColorCount];
+    const std::string color = s.regression ? charts::kAlarmColor : charts::seriesColor(colorIndex++);
     const std::string name = charts::legendName(s);
     const bool dashed = s.predicted || s.style == Style::kIdeal;
     const std::string dash = dashed ? " stroke-dasharray=\"6 4\"" : "";
@@ -182,8 +178,9 @@ std::string svgChart(const charts::Chart& chart) {
                               hover(p));
       }
     }
-    legend.push_back(
-        {name, color, s.style == Style::kMarkers, dashed, s.style == Style::kStacked || s.style == Style::kBand});
+    legend.push_back({name, color, s.style == Style::kMarkers, dashed,
+                      s.style == Style::kStacked || s.style == Style::kBand,
+                      s.style == Style::kMarkers && s.predicted});
   }
   double legendHeight = 0;
   body += drawLegend(legend, bottom + 58, legendHeight);

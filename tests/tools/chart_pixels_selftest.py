@@ -52,7 +52,19 @@ with tempfile.TemporaryDirectory() as d:
             failures.append(f"an empty plot ({channels} channels) passed")
         if run(drawn, boxes) != 0:
             failures.append(f"a plot with a marker ({channels} channels) failed")
+    # The marker at (20..26, 10..16) is red: a regression marker there passes, one over the white plot fails.
+    drawn = os.path.join(d, "drawn4.png")
+    for alarm, want in (({"x": 20, "y": 10, "w": 6, "h": 6}, 0), ({"x": 40, "y": 20, "w": 6, "h": 6}, 1)):
+        json.dump({"height": 40, "boxes": [{"id": "c", "x": 0, "y": 0, "w": 60, "h": 40}],
+                   "alarms": [dict(alarm, id="c")]}, open(boxes, "w"))
+        if run(drawn, boxes) != want:
+            failures.append(f"a regression marker at {alarm} gave the wrong verdict (want exit {want})")
+    # A problem the page found (e-notation, clipped legend) fails a page whose plots are drawn.
+    json.dump({"height": 40, "boxes": [{"id": "c", "x": 0, "y": 0, "w": 60, "h": 40}],
+               "problems": ['c: "1e+06" is in e-notation']}, open(boxes, "w"))
+    if run(drawn, boxes) != 1:
+        failures.append("a page with an e-notation label passed")
     if failures:
         print("FAIL: " + "; ".join(failures))
         sys.exit(1)
-    print("PASS: empty plots fail, drawn ones pass")
+    print("PASS: empty plots fail, drawn ones pass; grey regression markers and page problems fail")
