@@ -212,7 +212,11 @@ JobEnd runLocalJob(const std::vector<std::string>& args, const std::string& comm
   // A job that never started: a usage error (2) stands, anything else is MPI's start that failed.
   const bool usage = WIFEXITED(status) && WEXITSTATUS(status) == static_cast<int>(ExitCode::kUsage);
   const bool passed = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  if (!forwarded && !usage && !passed && !started.anyRankStarted()) return startupFailure(status, command);
+  // mpirun's 128 + N: a rank died on signal N, perhaps still inside MPI's start (killed as soon as it ran). That
+  // rank's death is the news, said by endOf(), not a start-up failure of MPI's.
+  const bool rankSignalled = WIFEXITED(status) && WEXITSTATUS(status) > 128;
+  if (!forwarded && !usage && !passed && !rankSignalled && !started.anyRankStarted())
+    return startupFailure(status, command);
   return endOf(status, forwarded, command, timeoutSeconds);
 }
 

@@ -99,7 +99,7 @@ std::vector<Chart> compareCharts(const std::vector<const Result*>& group);
 Heatmap pairHeatmap(const Result& pairs);
 
 /// Sets each axis's scale, range and ticks from the chart's points: a y axis (and a linear x axis) whose
-/// positive values span more than two decades becomes log10 (never for stacked bars or values at or below zero);
+/// positive values span more than 20x becomes log10 (never for stacked bars or values at or below zero);
 /// linear bandwidth-like axes start at zero; ticks are 4-8 nice values labelled by tickLabel.
 void fitAxes(Chart& chart);
 /// A value as a tick reads it, SI-scaled by the axis's unit: sizes 1024-based (8 B, 1 KiB), times in us/ms/s

@@ -228,13 +228,15 @@ TEST(Ticks, ChangesAroundZeroHaveNoMinusZero) {
   EXPECT_EQ(labels(fitted({"change", "%"}, {-28, 0})), (Labels{"-30", "-25", "-20", "-15", "-10", "-5", "0", "5"}));
 }
 
-TEST(Ticks, LogAxisPastTwoDecades) {
+TEST(Ticks, LogAxisPastTwentyTimes) {
   const Axis bw = fitted({"bw", "GB/s"}, {0.001, 10});  // 10,000x: the small sizes must not sit on zero
   EXPECT_EQ(bw.scale, Scale::kLog10);
   EXPECT_EQ(labels(bw), (Labels{"1 MB/s", "10 MB/s", "100 MB/s", "1 GB/s", "10 GB/s"}));
   EXPECT_EQ(labels(fitted({"bw", "GB/s"}, {1e-5, 0.1})).front(), "10 kB/s");
   EXPECT_EQ(labels(fitted({"bw", "GB/s"}, {1e-7, 10})).front(), "100 B/s");  // not "0.1 kB/s"
-  EXPECT_EQ(fitted({"bw", "GB/s"}, {1, 99}).scale, Scale::kLinear);          // 99x stays linear
+  EXPECT_EQ(fitted({"bw", "GB/s"}, {1, 19}).scale, Scale::kLinear);          // 19x stays linear
+  // A capacity plan: measured 256k and 452k samples/s under predictions up to 17.5M (68x) must not sit on zero.
+  EXPECT_EQ(fitted({"thr", "samples/s"}, {2.56e5, 1.75e7}).scale, Scale::kLog10);
   EXPECT_EQ(fitted({"t", "us"}, {100, 30000}, true).scale, Scale::kLinear);  // stacked bars need a zero base
   EXPECT_EQ(labels(fitted({"thr", "samples/s"}, {1e4, 6.4e6})), (Labels{"10k", "100k", "1M", "10M"}));
   // World sizes 1 and 2 still get 4 ticks; sizes 8 B .. 32 KiB every second power of two.
