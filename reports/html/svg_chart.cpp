@@ -22,6 +22,7 @@ constexpr size_t kColorCount = sizeof(kColors) / sizeof(kColors[0]);
 struct Range {
   double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
   void add(double v, Scale s) {
+    if (!std::isfinite(v)) return;                // a stack of huge values can sum to inf: no axis holds it
     if (s != Scale::kLinear && !(v > 0)) return;  // a log axis cannot place zero or below
     lo = std::min(lo, v);
     hi = std::max(hi, v);
@@ -33,17 +34,30 @@ std::string number(double v) { return fmt::format("{:.4g}", v); }
 
 std::string tickLabel(double v, const charts::Axis& a) { return a.binarySuffix ? charts::binarySize(v) : number(v); }
 
+// Never more ticks than this, whatever the range: a range from a hostile input (1e-300 to 1e308, or a step
+// lost in the rounding of huge values) must not grow the chart without bound.
+constexpr int kMaxTicks = 24;
+
 std::vector<double> ticks(const Range& r, const charts::Axis& a) {
-  if (a.scale == Scale::kLog2) return charts::log2Ticks(r.lo, r.hi, 8);
   std::vector<double> t;
+  if (!std::isfinite(r.lo) || !std::isfinite(r.hi) || r.lo > r.hi) return t;
+  if (a.scale == Scale::kLog2) return charts::log2Ticks(r.lo, r.hi, 8);
   if (a.scale == Scale::kLog10) {
-    for (double e = std::floor(std::log10(r.lo)); e <= std::ceil(std::log10(r.hi)); ++e) t.push_back(std::pow(10, e));
+    const double first = std::floor(std::log10(r.lo)), last = std::ceil(std::log10(r.hi));
+    const double step = std::max(1.0, std::ceil((last - first + 1) / kMaxTicks));
+    for (int i = 0; i < kMaxTicks && first + i * step <= last; ++i) t.push_back(std::pow(10, first + i * step));
     return t;
   }
   // Linear: a step of 1, 2 or 5 times a power of ten, about four of them over the range (0, 0.5, 1, 1.5...).
   const double raw = (r.hi - r.lo) / 4, mag = std::pow(10, std::floor(std::log10(raw > 0 ? raw : 1)));
   const double step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
-  for (double v = std::ceil(r.lo / step) * step; v <= r.hi + step * 1e-9; v += step) t.push_back(v);
+  if (!std::isfinite(step) || !(step > 0)) return t;
+  const double start = std::ceil(r.lo / step) * step;
+  for (int i = 0; i < kMaxTicks; ++i) {
+    const double v = start + i * step;  // from the start, not by adding: a step below the rounding never ends
+    if (!(v <= r.hi + step * 1e-9)) break;
+    t.push_back(v);
+  }
   return t;
 }
 
