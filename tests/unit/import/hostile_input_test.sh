@@ -91,6 +91,12 @@ expect "--local-ranks 100000" 2 "--local-ranks 100000 is more ranks than this ma
   "$pf" sweep all_reduce --local-ranks 100000
 expect "-f 4294967297" 2 "preflight sweep: Could not convert: -f" "$pf" sweep all_reduce -f 4294967297
 expect "-n 2147483648" 2 "preflight sweep: Could not convert: -n" "$pf" sweep all_reduce -n 2147483648
+# 3. Every number from an option is finite and in range (nan compares false with both bounds).
+expect "compare --threshold nan" 2 "--threshold 'nan'" "$pf" compare "$golden" "$golden" --threshold nan
+expect "compare --noise-k nan" 2 "--noise-k must be" "$pf" compare "$golden" "$golden" --noise-k nan
+expect "compare --latency-slack-us inf" 2 "--latency-slack-us must be" "$pf" compare "$golden" "$golden" --latency-slack-us inf
+expect "pairs --max-seconds nan" 2 "--max-seconds above 0" "$pf" pairs --max-seconds nan
+expect "scale --bucket-cap-mb inf" 2 "--bucket-cap-mb must be" "$pf" scale --bucket-cap-mb inf
 
 # 9. A bad row names the file and its path, in compare and before any rank starts under check --baseline.
 "$py" -c "
