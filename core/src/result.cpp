@@ -69,9 +69,9 @@ Json toJson(const Evidence& e) {
   return j;
 }
 
-Evidence evidenceFromJson(const Json& j) { return evidenceFromJson(j, "evidence"); }
-
-Evidence evidenceFromJson(const Json& j, const std::string& w) {
+namespace {
+// @param w the entry's path in the document, which errors name ("results[2].evidence[0]")
+Evidence evidenceAt(const Json& j, const std::string& w) {
   Evidence e;
   e.what = field<std::string>(j, "what", w);
   if (j.contains("value")) e.value = j.at("value");
@@ -79,6 +79,9 @@ Evidence evidenceFromJson(const Json& j, const std::string& w) {
   e.source = optionalField<std::string>(j, "source", "", w);
   return e;
 }
+}  // namespace
+
+Evidence evidenceFromJson(const Json& j) { return evidenceAt(j, "evidence"); }
 
 namespace {
 // Schema version 1 let evidence be a plain string or an object of any fields. Each becomes Evidence: a string
@@ -144,9 +147,9 @@ Json toJson(const RunReport& r) {
   return j;
 }
 
-Result resultFromJson(const Json& j, int schemaVersion) { return resultFromJson(j, schemaVersion, "result"); }
-
-Result resultFromJson(const Json& j, int schemaVersion, const std::string& w) {
+namespace {
+// @param w the result's path in the document, which errors name ("results[3]")
+Result resultAt(const Json& j, int schemaVersion, const std::string& w) {
   Result r;
   r.key = field<std::string>(j, "key", w);
   const std::string kind = field<std::string>(j, "kind", w), status = field<std::string>(j, "status", w);
@@ -169,13 +172,16 @@ Result resultFromJson(const Json& j, int schemaVersion, const std::string& w) {
       if (schemaVersion < 2)
         appendV1Evidence(e, r.evidence);
       else
-        r.evidence.push_back(evidenceFromJson(e, fmt::format("{}.evidence[{}]", w, i)));
+        r.evidence.push_back(evidenceAt(e, fmt::format("{}.evidence[{}]", w, i)));
       ++i;
     }
   }
   if (j.contains("rows")) r.rows = j.at("rows");
   return r;
 }
+}  // namespace
+
+Result resultFromJson(const Json& j, int schemaVersion) { return resultAt(j, schemaVersion, "result"); }
 
 RunReport reportFromJson(const Json& j) {
   RunReport r;
@@ -225,7 +231,7 @@ RunReport reportFromJson(const Json& j) {
     if (!j.at("results").is_array()) throw UsageError("results: not an array");
     size_t i = 0;
     for (const Json& res : j.at("results"))
-      r.results.push_back(resultFromJson(res, version, fmt::format("results[{}]", i++)));
+      r.results.push_back(resultAt(res, version, fmt::format("results[{}]", i++)));
   }
   return r;
 }

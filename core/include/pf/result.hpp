@@ -60,8 +60,6 @@ struct Evidence {
 
 Json toJson(const Evidence& e);
 Evidence evidenceFromJson(const Json& j);
-/// @param where the entry's path in the document, which errors name ("results[2].evidence[0]")
-Evidence evidenceFromJson(const Json& j, const std::string& where);
 
 /// One task's outcome: a probe, a sweep of one collective, a pair test, a diagnosis.
 struct Result {
@@ -114,7 +112,5 @@ Json toJson(const RunReport& r);
 RunReport reportFromJson(const Json& j);
 /// @param schemaVersion the document's version; 1 converts the older evidence shapes.
 Result resultFromJson(const Json& j, int schemaVersion = kSchemaVersion);
-/// @param where the result's path in the document, which errors name ("results[3]")
-Result resultFromJson(const Json& j, int schemaVersion, const std::string& where);
 
 }  // namespace pf
