@@ -63,12 +63,9 @@ std::optional<T> exactValue(const Json& v, std::string& why) {
       }
       return v.is_number_float() ? static_cast<T>(v.get<double>()) : v.get<T>();
     } else {
-      const double d = v.get<double>();
-      if (!std::isfinite(d)) {
-        why = "not a finite number";
-        return std::nullopt;
-      }
-      return static_cast<T>(d);
+      // No finiteness check: a parsed file holds none (the parser refuses them), and an in-memory row may
+      // carry inf on purpose (a robust z over a zero spread).
+      return static_cast<T>(v.get<double>());
     }
   } else {
     try {
