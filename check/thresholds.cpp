@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
 #include <functional>
 #include <map>
 #include <vector>
@@ -64,7 +65,8 @@ Thresholds thresholdsFromText(const std::string& text, const std::string& origin
     }
     const double* v = std::get_if<double>(&value);
     if (!v) throw UsageError(fmt::format("{}: '{}' must be a number", origin, key));
-    if (*v < it->second.min || *v > it->second.max)
+    // !(in range) rather than (out of range): nan compares false both ways and would pass, switching a gate off.
+    if (!std::isfinite(*v) || !(*v >= it->second.min && *v <= it->second.max))
       throw UsageError(
           fmt::format("{}: '{}' = {} is out of range [{}, {}]", origin, key, *v, it->second.min, it->second.max));
     *it->second.target = *v;

@@ -55,9 +55,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // --help and --version are "errors" with exit code 0; everything else is bad usage: exit 2.
-    int rc = app.exit(e);
-    return rc == 0 ? 0 : static_cast<int>(ExitCode::kUsage);
+    // --help and --version are "errors" with exit code 0; everything else is bad usage: exit 2, said the way
+    // every other error is ("preflight sweep: ..."), with CLI11's text naming the option and the value.
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::string who = "preflight";
+    for (const CLI::App* sub : app.get_subcommands()) who += " " + sub->get_name();
+    std::cerr << fmt::format("{}: {}\nRun `{} --help` for the options.", who, e.what(), who) << std::endl;
+    return static_cast<int>(ExitCode::kUsage);
   }
   if (logLevel == "debug") log::setLevel(log::Level::kDebug);
   if (logLevel == "info") log::setLevel(log::Level::kInfo);

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <iostream>
+#include <thread>
 
 #include "pf/environment.hpp"
 #include "pf/error.hpp"
@@ -56,12 +58,24 @@ void CommonOptions::addTimeout(CLI::App& app) {
       ->capture_default_str();
 }
 
+int maxLocalRanks() { return std::max(8, 4 * static_cast<int>(std::thread::hardware_concurrency())); }
+
 void CommonOptions::validateOutputs() const {
   reports::makeReporter(format);  // throws UsageError listing the formats
   if (json == "-" && output == "-" && format != "table" && format != "summary" && format != "json")
     throw UsageError(
         fmt::format("--json - and --format {} would both write to stdout: give --json or --output a FILE", format));
-  if (timeoutSeconds < 0) throw UsageError("--timeout must be 0 (no limit) or a number of seconds");
+  // !(in range): nan compares false both ways. Above kMaxTimeoutSeconds the deadline overflows the clock's
+  // nanoseconds (about 9.2e9 s) and the run would end at once as timed out.
+  if (!(timeoutSeconds >= 0 && timeoutSeconds <= kMaxTimeoutSeconds))
+    throw UsageError(fmt::format("--timeout {} is not a number of seconds from 0 (no limit) to {} (30 days)",
+                                 timeoutSeconds, kMaxTimeoutSeconds));
+  if (localRanks > maxLocalRanks())
+    throw UsageError(
+        fmt::format("--local-ranks {} is more ranks than this machine runs usefully: at most {} (4 per "
+                    "CPU core, {} cores here); more only time-share the cores, spinning in MPI's busy "
+                    "waits. Use a launcher (srun, mpirun -H) to spread ranks over nodes",
+                    localRanks, maxLocalRanks(), std::thread::hardware_concurrency()));
   if (!writesOutputs()) return;
   if (output != "-") checkWritable(output);
   checkWritable(json);

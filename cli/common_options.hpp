@@ -25,6 +25,13 @@
 
 namespace pf::cli {
 
+/// The longest --timeout: 30 days, well below where a deadline in nanoseconds overflows (about 9.2e9 s).
+inline constexpr double kMaxTimeoutSeconds = 30.0 * 24 * 3600;
+
+/// The most --local-ranks on this machine: 4 per CPU core (at least 8), since ranks beyond that only
+/// time-share the cores; a larger job belongs to a launcher spreading it over nodes.
+int maxLocalRanks();
+
 struct CommonOptions {
   std::string format = "table", output = "-", json, junit;
   bool strict = false;
@@ -50,7 +57,8 @@ struct CommonOptions {
   void addEnvFile(CLI::App& app, const std::string& what);
   void addTimeout(CLI::App& app);
 
-  /// Checks formats and paths before anything runs (the paths on rank 0 only: see writesOutputs).
+  /// Checks formats, paths, --timeout and --local-ranks before anything runs (the paths on rank 0 only: see
+  /// writesOutputs).
   /// @throws UsageError naming the option and what to change
   void validateOutputs() const;
   /// The reporters the options ask for, ready for begin(). Rank 0 only. Registers their partial writer.

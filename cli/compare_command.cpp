@@ -29,7 +29,7 @@ double parsePercent(const std::string& text, const char* option) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (t.empty() || used != t.size() || v <= 0 || v >= 100)
+  if (t.empty() || used != t.size() || !(v > 0 && v < 100))  // !(in range): nan passes `v <= 0 || v >= 100`
     throw UsageError(fmt::format("{} '{}': expected a percentage between 0 and 100, e.g. 5%", option, text));
   return v;
 }
@@ -66,8 +66,9 @@ class CompareCommand final : public Command {
   int run(const Invocation& inv) override {
     common_.validateOutputs();
     options_.thresholdPct = parsePercent(threshold_, "--threshold");
-    if (options_.latencySlackUs < 0) throw UsageError("--latency-slack-us must be >= 0");
-    if (options_.noiseK < 0) throw UsageError("--noise-k must be >= 0");
+    if (!(options_.latencySlackUs >= 0 && options_.latencySlackUs <= 1e9))  // nan and inf too
+      throw UsageError("--latency-slack-us must be >= 0 and finite");
+    if (!(options_.noiseK >= 0 && options_.noiseK <= 1e6)) throw UsageError("--noise-k must be >= 0 and finite");
     const reports::compare::Labelled base{label(base_), readInputDocument(base_)};
     std::vector<reports::compare::Labelled> news;
     for (const auto& f : news_) news.push_back({label(f), readInputDocument(f)});

@@ -66,8 +66,11 @@ class PairsCommand final : public Command {
     opts_.bwBytes = parseSize(size_, "--size");
     if (opts_.bwBytes < 1 || opts_.bwBytes > (1ull << 30)) throw UsageError("--size must be between 1 byte and 1G");
     if (quick_) opts_ = check::quickPairOptions(opts_);
-    if (opts_.bwIters < 1 || opts_.bwTrials < 1 || opts_.latIters < 1 || opts_.maxSecondsPerDirection <= 0)
-      throw UsageError("--iters, --trials and --lat-iters must be at least 1 and --max-seconds above 0");
+    // !(in range): nan compares false both ways and would pass a plain `<= 0` check.
+    if (opts_.bwIters < 1 || opts_.bwTrials < 1 || opts_.latIters < 1 ||
+        !(opts_.maxSecondsPerDirection > 0 && opts_.maxSecondsPerDirection <= 3600))
+      throw UsageError(
+          "--iters, --trials and --lat-iters must be at least 1 and --max-seconds above 0 and at most 3600");
     auto engine = Registry<PairEngine>::instance().create(engine_);
     if (!engine)
       throw UsageError(fmt::format("pair engine '{}' is not in this build: use one of {}", engine_,

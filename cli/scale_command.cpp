@@ -221,7 +221,8 @@ class ScaleCommand final : public Command {
     if (opt_.reps < 1 || opt_.steps < 1 || opt_.warmup < 0)
       throw UsageError("--reps and --steps must be >= 1 and --warmup >= 0");
     if (opt_.trainer.batchPerRank < 1) throw UsageError("--batch must be >= 1");
-    if (bucketMb_ <= 0) throw UsageError("--bucket-cap-mb must be > 0, e.g. 25");
+    if (!(bucketMb_ > 0 && bucketMb_ <= 1 << 20))  // nan and inf too: the cap becomes a byte count
+      throw UsageError("--bucket-cap-mb must be above 0 and at most 1048576 (1 TiB), e.g. 25");
     if (opt_.trainer.optimizer.kind != "sgd" && opt_.trainer.optimizer.kind != "adam")
       throw UsageError(fmt::format("--optimizer '{}': use sgd or adam", opt_.trainer.optimizer.kind));
     if (opt_.trainer.model.depth < 1 || opt_.trainer.model.width < 1 || opt_.trainer.model.input < 1 ||
@@ -233,7 +234,8 @@ class ScaleCommand final : public Command {
       if (!from_.empty() || !predict_.empty() || !nics_.empty())
         throw UsageError("--from/--predict model the native trainer; use them with --framework native");
     }
-    if (!(interBwFactor_ > 0)) throw UsageError("--inter-bw-factor must be > 0, e.g. 0.25 for links 4x slower");
+    if (!(interBwFactor_ > 0 && interBwFactor_ <= 1e6))
+      throw UsageError("--inter-bw-factor must be > 0, e.g. 0.25 for links 4x slower");
     for (const std::string& a : predict_) scaling::parseAllocation(a, 1);  // a typo: exit 2 before any rank starts
     if (!predict_.empty() && from_.empty())
       throw UsageError("--predict needs --from SWEEP.json (an all_reduce sweep to fit the model to)");

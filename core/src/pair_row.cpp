@@ -13,12 +13,7 @@ namespace {
 
 template <typename T>
 T field(const Json& j, const char* name) {
-  if (!j.contains(name)) throw UsageError(fmt::format("pair row: missing field '{}'", name));
-  try {
-    return j.at(name).get<T>();
-  } catch (const Json::exception&) {
-    throw UsageError(fmt::format("pair row: field '{}' has the wrong type", name));
-  }
+  return requiredField<T>(j, name);
 }
 
 std::optional<double> optField(const Json& j, const char* name) {

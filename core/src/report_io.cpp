@@ -16,7 +16,11 @@
 #include <iterator>
 #include <sstream>
 
+#include "pf/comparison_row.hpp"
 #include "pf/error.hpp"
+#include "pf/input_limits.hpp"
+#include "pf/pair_row.hpp"
+#include "pf/sweep_row.hpp"
 
 namespace pf {
 namespace {
@@ -147,34 +151,42 @@ void writeReport(const RunReport& report, const std::string& path) {
   writeFileAtomic(path, toJson(report).dump(2) + "\n");
 }
 
-std::string readTextFile(const std::string& path) {
-  if (path == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    return ss.str();
-  }
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw UsageError(fmt::format("'{}' is a directory, not a file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+RunReport readReport(const std::string& path) {
+  const std::string name = path == "-" ? "<stdin>" : path;
+  const Json j = parseJsonText(readTextFile(path), name, "pass a document written by preflight --json");
+  return reportFromDocument(j, name);
 }
 
-RunReport readReport(const std::string& path) {
-  std::string text = readTextFile(path);
-  Json j;
-  try {
-    j = Json::parse(text);
-  } catch (const nlohmann::json::exception& e) {  // parse_error, and out_of_range for a number like 1e999
-    throw UsageError(
-        fmt::format("'{}' is not valid JSON ({}); pass a document written by preflight --json", path, e.what()));
+namespace {
+
+// Rows are decoded where they are shown, long after the file was read; decoding them once here puts the file
+// and the row's path in the message ("results[3].rows[2]: size_bytes: missing"), once, before anything runs.
+void checkRowsDecode(const RunReport& report) {
+  for (size_t i = 0; i < report.results.size(); ++i) {
+    const Result& r = report.results[i];
+    if (!r.rows.is_array()) {
+      if (r.rows.is_null()) continue;
+      throw UsageError(fmt::format("results[{}].rows: not an array", i));
+    }
+    for (size_t k = 0; k < r.rows.size(); ++k) {
+      try {
+        if (r.kind == Kind::kSweep) (void)sweepRowFromJson(r.rows[k]);
+        if (r.kind == Kind::kPairs) (void)pairRowFromJson(r.rows[k]);
+        if (r.kind == Kind::kComparison) (void)comparisonRowFromJson(r.rows[k]);
+      } catch (const UsageError& e) {
+        throw UsageError(fmt::format("results[{}].rows[{}]: {}", i, k, e.what()));
+      }
+    }
   }
-  return reportFromDocument(j, path);
 }
+
+}  // namespace
 
 RunReport reportFromDocument(const Json& document, const std::string& name) {
   try {
-    return reportFromJson(document);
+    RunReport report = reportFromJson(document);
+    checkRowsDecode(report);
+    return report;
   } catch (const UsageError& e) {
     throw UsageError(fmt::format("'{}': {}", name, e.what()));
   }

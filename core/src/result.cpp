@@ -8,6 +8,8 @@
 #include <iterator>
 
 #include "pf/error.hpp"
+#include "pf/input_limits.hpp"
+#include "pf/json_field.hpp"
 
 namespace pf {
 
@@ -16,24 +18,30 @@ constexpr const char* kStatusNames[] = {"pass", "skipped", "absent", "warn", "fa
 constexpr const char* kKindNames[] = {"sweep",  "probe", "pairs", "check",     "diagnosis",
                                       "doctor", "scale", "env",   "comparison"};
 
-// Typed field access with an error that names the field, so a hand-edited or truncated document gets a
-// message a person can act on instead of a bare nlohmann type_error.
-template <typename T>
-T field(const Json& j, const char* name, const char* where) {
-  if (!j.is_object() || !j.contains(name))
-    throw UsageError(fmt::format("result document: {} has no '{}' field", where, name));
-  try {
-    return j.at(name).get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw UsageError(fmt::format("result document: field '{}' of {} has the wrong type", name, where));
-  }
+// Typed field access with an error that names the field by its path in the document ("results[3].rank"), so
+// a hand-edited or truncated document gets a message a person can act on instead of a bare nlohmann type_error.
+// Numbers must be exact: 2.5 or true is no int, 1e308 is out of range (never truncated to -2147483648).
+std::string fieldPath(const std::string& where, const char* name) {
+  return where.empty() ? std::string(name) : where + "." + name;
 }
 
 template <typename T>
-T optionalField(const Json& j, const char* name, T fallback, const char* where) {
-  if (!j.contains(name) || j.at(name).is_null()) return fallback;
+T field(const Json& j, const char* name, const std::string& where) {
+  if (!j.is_object() || !j.contains(name)) throw UsageError(fmt::format("{}: missing", fieldPath(where, name)));
+  std::string why;
+  if (auto v = exactValue<T>(j.at(name), why)) return *v;
+  throw UsageError(fmt::format("{}: {}", fieldPath(where, name), clipForMessage(why)));
+}
+
+template <typename T>
+T optionalField(const Json& j, const char* name, T fallback, const std::string& where) {
+  if (!j.is_object() || !j.contains(name) || j.at(name).is_null()) return fallback;
   return field<T>(j, name, where);
 }
+
+// The codes a Preflight command ends with (docs/exit-codes.md): `report` exits with a document's code, so any
+// other value (139 would look like a crash, 256 like a pass) is bad input.
+bool definedExitCode(int code) { return (code >= 0 && code <= 4) || code == 129 || code == 130 || code == 143; }
 }  // namespace
 
 const char* toString(Status s) { return kStatusNames[static_cast<int>(s)]; }
@@ -41,8 +49,8 @@ const char* toString(Status s) { return kStatusNames[static_cast<int>(s)]; }
 Status statusFromString(const std::string& s) {
   for (int i = 0; i < 7; ++i)
     if (s == kStatusNames[i]) return static_cast<Status>(i);
-  throw UsageError(
-      fmt::format("unknown status '{}' (expected pass, skipped, absent, warn, fail, timeout or error)", s));
+  throw UsageError(fmt::format("unknown status '{}' (expected pass, skipped, absent, warn, fail, timeout or error)",
+                               clipForMessage(s)));
 }
 
 const char* toString(Kind k) { return kKindNames[static_cast<int>(k)]; }
@@ -52,7 +60,7 @@ Kind kindFromString(const std::string& s) {
     if (s == kKindNames[i]) return static_cast<Kind>(i);
   throw UsageError(fmt::format(
       "unknown result kind '{}' (expected sweep, probe, pairs, check, diagnosis, doctor, scale, env or comparison)",
-      s));
+      clipForMessage(s)));
 }
 
 Json toJson(const Evidence& e) {
@@ -62,8 +70,9 @@ Json toJson(const Evidence& e) {
   return j;
 }
 
-Evidence evidenceFromJson(const Json& j) {
-  const char* w = "an evidence entry";
+namespace {
+// @param w the entry's path in the document, which errors name ("results[2].evidence[0]")
+Evidence evidenceAt(const Json& j, const std::string& w) {
   Evidence e;
   e.what = field<std::string>(j, "what", w);
   if (j.contains("value")) e.value = j.at("value");
@@ -71,6 +80,9 @@ Evidence evidenceFromJson(const Json& j) {
   e.source = optionalField<std::string>(j, "source", "", w);
   return e;
 }
+}  // namespace
+
+Evidence evidenceFromJson(const Json& j) { return evidenceAt(j, "evidence"); }
 
 namespace {
 // Schema version 1 let evidence be a plain string or an object of any fields. Each becomes Evidence: a string
@@ -153,12 +165,18 @@ Json toJson(const RunReport& r) {
   return j;
 }
 
-Result resultFromJson(const Json& j, int schemaVersion) {
-  const char* w = "a result";
+namespace {
+// @param w the result's path in the document, which errors name ("results[3]")
+Result resultAt(const Json& j, int schemaVersion, const std::string& w) {
   Result r;
   r.key = field<std::string>(j, "key", w);
-  r.kind = kindFromString(field<std::string>(j, "kind", w));
-  r.status = statusFromString(field<std::string>(j, "status", w));
+  const std::string kind = field<std::string>(j, "kind", w), status = field<std::string>(j, "status", w);
+  try {
+    r.kind = kindFromString(kind);
+    r.status = statusFromString(status);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("{}: {}", w, e.what()));
+  }
   r.message = optionalField<std::string>(j, "message", "", w);
   r.remedy = optionalField<std::string>(j, "remedy", "", w);
   r.host = optionalField<std::string>(j, "host", "", w);
@@ -166,23 +184,27 @@ Result resultFromJson(const Json& j, int schemaVersion) {
   if (j.contains("params")) r.params = j.at("params");
   if (j.contains("metrics")) r.metrics = j.at("metrics");
   if (j.contains("evidence")) {
-    if (!j.at("evidence").is_array())
-      throw UsageError(fmt::format("result document: 'evidence' of result '{}' is not an array", r.key));
+    if (!j.at("evidence").is_array()) throw UsageError(fmt::format("{}.evidence: not an array", w));
+    size_t i = 0;
     for (const Json& e : j.at("evidence")) {
       if (schemaVersion < 2)
         appendV1Evidence(e, r.evidence);
       else
-        r.evidence.push_back(evidenceFromJson(e));
+        r.evidence.push_back(evidenceAt(e, fmt::format("{}.evidence[{}]", w, i)));
+      ++i;
     }
   }
   if (j.contains("rows")) r.rows = j.at("rows");
   return r;
 }
+}  // namespace
+
+Result resultFromJson(const Json& j, int schemaVersion) { return resultAt(j, schemaVersion, "result"); }
 
 RunReport reportFromJson(const Json& j) {
   RunReport r;
   if (!j.is_object()) throw UsageError("result document: the top level is not a JSON object");
-  const int version = field<int>(j, "schema_version", "the document");
+  const int version = field<int>(j, "schema_version", "");
   // A document read back is this version's model: the writer of a version 1 document is upgraded on reading.
   r.schema_version = kSchemaVersion;
   if (version < 1)
@@ -194,7 +216,7 @@ RunReport reportFromJson(const Json& j) {
                     "upgrade preflight",
                     version, kSchemaVersion));
   const Json& c = j.contains("context") ? j.at("context") : Json::object();
-  const char* w = "context";
+  const std::string w = "context";
   r.context.tool = optionalField<std::string>(c, "tool", "preflight", w);
   r.context.version = optionalField<std::string>(c, "version", "", w);
   r.context.command = optionalField<std::string>(c, "command", "", w);
@@ -206,15 +228,29 @@ RunReport reportFromJson(const Json& j) {
   r.context.node_count = optionalField<int>(c, "node_count", 1, w);
   if (c.contains("launcher")) r.context.launcher = c.at("launcher");
   if (c.contains("extra")) r.context.extra = c.at("extra");
-  r.verdict = statusFromString(optionalField<std::string>(j, "verdict", "pass", "the document"));
-  r.exit_code = optionalField<int>(j, "exit_code", 0, "the document");
+  const std::string verdict = optionalField<std::string>(j, "verdict", "pass", "");
+  try {
+    r.verdict = statusFromString(verdict);
+  } catch (const UsageError& e) {
+    throw UsageError(fmt::format("verdict: {}", e.what()));
+  }
+  r.exit_code = optionalField<int>(j, "exit_code", 0, "");
+  if (!definedExitCode(r.exit_code))
+    throw UsageError(
+        fmt::format("exit_code: {} is not an exit code Preflight uses (0 to 4, 129, 130, 143)", r.exit_code));
   if (j.contains("phases")) {
-    for (const Json& p : j.at("phases"))
-      r.phases.push_back({field<std::string>(p, "name", "a phase"), field<double>(p, "seconds", "a phase")});
+    if (!j.at("phases").is_array()) throw UsageError("phases: not an array");
+    size_t i = 0;
+    for (const Json& p : j.at("phases")) {
+      const std::string at = fmt::format("phases[{}]", i++);
+      r.phases.push_back({field<std::string>(p, "name", at), field<double>(p, "seconds", at)});
+    }
   }
   if (j.contains("results")) {
-    if (!j.at("results").is_array()) throw UsageError("result document: 'results' is not an array");
-    for (const Json& res : j.at("results")) r.results.push_back(resultFromJson(res, version));
+    if (!j.at("results").is_array()) throw UsageError("results: not an array");
+    size_t i = 0;
+    for (const Json& res : j.at("results"))
+      r.results.push_back(resultAt(res, version, fmt::format("results[{}]", i++)));
   }
   return r;
 }

@@ -9,13 +9,6 @@
 
 namespace pf {
 
-namespace {
-template <typename T>
-void readOptional(const Json& j, const char* name, std::optional<T>& out) {
-  if (j.contains(name) && !j.at(name).is_null()) out = j.at(name).get<T>();
-}
-}  // namespace
-
 Json toJson(const SweepRow& r) {
   Json j{{"collective", r.collective},
          {"size_bytes", r.size_bytes},
@@ -39,29 +32,26 @@ Json toJson(const SweepRow& r) {
 }
 
 SweepRow sweepRowFromJson(const Json& j) {
+  if (!j.is_object()) throw UsageError("a sweep row is not an object");
   SweepRow r;
-  try {
-    r.collective = j.at("collective").get<std::string>();
-    r.size_bytes = j.at("size_bytes").get<uint64_t>();
-    r.count = j.at("count").get<uint64_t>();
-    r.dtype = j.at("dtype").get<std::string>();
-    r.op = j.at("op").get<std::string>();
-    r.root = j.value("root", -1);
-    r.placement = j.at("placement").get<std::string>();
-    r.time_us = j.at("time_us").get<double>();
-    r.algbw_gbps = j.at("algbw_gbps").get<double>();
-    r.busbw_gbps = j.at("busbw_gbps").get<double>();
-    readOptional(j, "wrong", r.wrong);
-    readOptional(j, "iter_min_us", r.iter_min_us);
-    readOptional(j, "iter_p50_us", r.iter_p50_us);
-    readOptional(j, "iter_p99_us", r.iter_p99_us);
-    readOptional(j, "iter_max_us", r.iter_max_us);
-    readOptional(j, "rank_skew", r.rank_skew);
-    readOptional(j, "slowest_rank", r.slowest_rank);
-    readOptional(j, "cycle", r.cycle);
-  } catch (const nlohmann::json::exception& e) {
-    throw UsageError(fmt::format("a sweep row is missing a field or has the wrong type ({})", e.what()));
-  }
+  r.collective = requiredField<std::string>(j, "collective");
+  r.size_bytes = requiredField<uint64_t>(j, "size_bytes");
+  r.count = requiredField<uint64_t>(j, "count");
+  r.dtype = requiredField<std::string>(j, "dtype");
+  r.op = requiredField<std::string>(j, "op");
+  r.root = j.contains("root") && !j.at("root").is_null() ? requiredField<int>(j, "root") : -1;
+  r.placement = requiredField<std::string>(j, "placement");
+  r.time_us = requiredField<double>(j, "time_us");
+  r.algbw_gbps = requiredField<double>(j, "algbw_gbps");
+  r.busbw_gbps = requiredField<double>(j, "busbw_gbps");
+  optionalExact(j, "wrong", r.wrong);
+  optionalExact(j, "iter_min_us", r.iter_min_us);
+  optionalExact(j, "iter_p50_us", r.iter_p50_us);
+  optionalExact(j, "iter_p99_us", r.iter_p99_us);
+  optionalExact(j, "iter_max_us", r.iter_max_us);
+  optionalExact(j, "rank_skew", r.rank_skew);
+  optionalExact(j, "slowest_rank", r.slowest_rank);
+  optionalExact(j, "cycle", r.cycle);
   return r;
 }
 

@@ -10,7 +10,7 @@ namespace pf::reports::charts {
 
 std::vector<double> log2Ticks(double lo, double hi, int maxTicks) {
   std::vector<double> ticks;
-  if (!(lo > 0) || !(hi >= lo) || maxTicks < 1) return ticks;
+  if (!(lo > 0) || !(hi >= lo) || !std::isfinite(hi) || maxTicks < 1) return ticks;
   const int first = static_cast<int>(std::floor(std::log2(lo)));
   const int last = static_cast<int>(std::ceil(std::log2(hi)));
   // Every k-th power of two, so a sweep from 8 B to 8 GiB (31 powers) still gets a readable axis.

@@ -33,9 +33,10 @@ run_fuzzer() {
   shift 3
   for more in "$@"; do cp -r "$more"/. "$work"/; done
   # -error_exitcode: libFuzzer exits 77 on a crash by default, which ctest would read as "skipped".
-  # -timeout: one input taking over 10 s is a hang.
+  # -timeout: one input taking over 10 s is a hang. -max_len: 1 MiB, so deep nesting (thousands of levels) and
+  # numbers of thousands of digits are inputs the fuzzer can reach.
   "$bin" -error_exitcode=1 -timeout=10 -artifact_prefix="$(dirname "$bin")/" -max_total_time="$seconds" \
-    -max_len=65536 -rss_limit_mb=2048 -print_final_stats=1 "$work"
+    -max_len=1048576 -rss_limit_mb=2048 -print_final_stats=1 "$work"
   exit $?
 }
 

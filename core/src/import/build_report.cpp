@@ -147,6 +147,14 @@ std::string noTableMessage(const Doc& doc) {
   if (!doc.failures.empty())
     msg += fmt::format("; the output stops with a failure at {}: {}", doc.failures.front().source,
                        doc.failures.front().value.get<std::string>());
+  // The importer's warnings are printed with the document it returns; with none, the first skipped line says
+  // why the table came out empty (a row the reader refused).
+  for (const Warning& w : doc.warnings) {
+    if (!w.unreadable) continue;
+    msg += w.line > 0 ? fmt::format("; {}:{} was skipped: {}", doc.name, w.line, w.reason)
+                      : fmt::format("; {}#{} was skipped: {}", doc.name, w.text, w.reason);
+    break;
+  }
   return msg;
 }
 

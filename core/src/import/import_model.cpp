@@ -121,10 +121,11 @@ std::string guessCollective(const Run& run) {
   // size a larger multiple: the total of a split buffer (reduce_scatter, all_gather, alltoall ...).
   bool perRank = true, split = true;
   for (const SweepRow& r : run.rows) {
-    uint64_t es = static_cast<uint64_t>(elementSize(r.dtype));
-    if (es == 0 || r.count == 0) return {};
-    perRank = perRank && r.size_bytes == r.count * es;
-    split = split && r.size_bytes > r.count * es && r.size_bytes % (r.count * es) == 0;
+    const uint64_t es = static_cast<uint64_t>(elementSize(r.dtype));
+    uint64_t bytes = 0;  // the readers refuse such counts; checked again since a wrap to 0 would divide by it
+    if (es == 0 || r.count == 0 || __builtin_mul_overflow(r.count, es, &bytes) || bytes == 0) return {};
+    perRank = perRank && r.size_bytes == bytes;
+    split = split && r.size_bytes > bytes && r.size_bytes % bytes == 0;
   }
   if (reduces && !rooted && perRank) return "all_reduce";
   if (reduces && !rooted && split) return "reduce_scatter";

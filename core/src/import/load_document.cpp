@@ -8,6 +8,7 @@
 
 #include "pf/error.hpp"
 #include "pf/import.hpp"
+#include "pf/input_limits.hpp"
 #include "pf/report_io.hpp"
 
 namespace pf {
@@ -18,15 +19,9 @@ RunReport loadDocument(const std::string& path) {
   size_t i = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a UTF-8 byte-order mark
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) ++i;
   if (i < text.size() && text[i] == '{') {
-    Json j;
-    try {
-      j = Json::parse(text.begin() + static_cast<std::ptrdiff_t>(i), text.end());
-    } catch (const nlohmann::json::exception& e) {
-      throw UsageError(
-          fmt::format("'{}' is not valid JSON ({}); pass a document written by preflight --json, nccl-tests -J output, "
-                      "or nccl-tests' text output",
-                      name, e.what()));
-    }
+    const Json j = parseJsonText(std::string_view(text).substr(i), name,
+                                 "pass a document written by preflight --json, nccl-tests -J output, or nccl-tests' "
+                                 "text output");
     if (j.is_object() && j.contains("schema_version")) return reportFromDocument(j, name);
     if (isNcclTestsJson(j)) return fromNcclTestsJson(j, name);
     throw UsageError(

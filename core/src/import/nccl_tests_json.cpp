@@ -123,8 +123,10 @@ void readEntry(const Json& e, size_t i, Run& run, Doc& doc) {
   std::optional<double> r = root.empty() ? number(e, "root") : std::nullopt;
   if (rootWords.size() == 1) r = import::parseNumber(rootWords[0]);
   const double rootValue = r.value_or(-2.0);  // -2: missing or unreadable
-  if (!size || !count || import::elementSize(base.dtype) == 0 || !import::knownOp(base.op) || rootValue < -1 ||
-      rootValue > 1e7 || std::floor(rootValue) != rootValue) {
+  uint64_t bytes = 0;  // a count whose bytes overflow 64 bits would wrap every later count * element size
+  if (!size || !count || import::elementSize(base.dtype) == 0 ||
+      __builtin_mul_overflow(*count, static_cast<uint64_t>(import::elementSize(base.dtype)), &bytes) ||
+      !import::knownOp(base.op) || rootValue < -1 || rootValue > 1e7 || std::floor(rootValue) != rootValue) {
     Warning w{0, ptr, "size, count, type, redop or root is missing or not what nccl-tests writes", true};
     doc.warnings.push_back(w);
     run.notes.push_back(w);

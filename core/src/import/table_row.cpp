@@ -133,6 +133,12 @@ std::optional<std::vector<SweepRow>> parseRow(std::vector<std::string> w, const 
     return std::nullopt;
   }
   row.dtype = w[2];
+  // The buffer is count elements; a count whose bytes do not fit 64 bits is no row nccl-tests could print, and
+  // every later size arithmetic (count * element size) would wrap.
+  if (uint64_t bytes = 0; __builtin_mul_overflow(row.count, static_cast<uint64_t>(elementSize(row.dtype)), &bytes)) {
+    error = fmt::format("count {} of {} elements does not fit 64 bits of bytes", row.count, row.dtype);
+    return std::nullopt;
+  }
   Layout l = known ? *known : Layout{};
   if (!known) {
     // No header: the prefix from the row itself. A redop is a word; what follows it is an odd number of

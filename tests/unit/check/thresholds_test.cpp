@@ -71,6 +71,10 @@ TEST(Thresholds, BadValuesNameTheKey) {
   EXPECT_THAT(usageMessage("[pairs]\nbandwith_fail_fraction = 0.3\n"),
               HasSubstr("unknown threshold 'pairs.bandwith_fail_fraction'"));
   EXPECT_THAT(usageMessage("[pairs]\nbandwidth_fail_fraction = 2\n"), HasSubstr("out of range"));
+  // nan compares false with both bounds: it passed the range check and switched the baseline gate off.
+  EXPECT_THAT(usageMessage("[baseline]\nregression_percent = nan\n"),
+              HasSubstr("'baseline.regression_percent' = nan is out of range"));
+  EXPECT_THAT(usageMessage("[pairs]\nlatency_slack_us = inf\n"), HasSubstr("= inf is out of range"));
   EXPECT_THAT(usageMessage("[pairs]\nbandwidth_fail_fraction = \"half\"\n"), HasSubstr("must be a number"));
   EXPECT_THAT(usageMessage("[pairs]\nbandwidth_fail_fraction = 0.8\n"), HasSubstr("milder"));
   EXPECT_THROW(loadThresholds("/no/such/thresholds.toml"), UsageError);

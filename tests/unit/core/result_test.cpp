@@ -74,7 +74,7 @@ TEST(Result, RejectsDocumentsThatDoNotFit) {
     reportFromJson(badType);
     FAIL();
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("'key'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("results[0].key: "), std::string::npos) << e.what();
   }
 }
 

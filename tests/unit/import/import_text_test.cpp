@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "fixture_path.hpp"
+#include "pf/error.hpp"
 #include "pf/import.hpp"
 #include "pf/sweep_row.hpp"
 
@@ -134,6 +135,28 @@ TEST(ImportRealOutputs, InfoLinesBetweenRows) {
   EXPECT_EQ(r.results[0].status, pf::Status::kPass);
   for (const pf::Json& j : r.results[0].rows) EXPECT_FALSE(pf::sweepRowFromJson(j).wrong.has_value());  // error column
   EXPECT_DOUBLE_EQ(pf::sweepMetricsFromJson(r.results[0].metrics).avg_busbw_gbps, 25.6327);
+}
+
+// Issue 48: a count of 2^63 float elements wrapped count * 4 to 0, then size % 0 (SIGFPE) while guessing the
+// collective. The row is skipped, named by its line; the good row beside it imports.
+TEST(ImportHostile, ACountWhoseBytesOverflowIsASkippedRow) {
+  const std::string text =
+      "#  size  count  type  redop  root  time  algbw  busbw #wrong  time  algbw  busbw #wrong\n"
+      "   1024  9223372036854775808  float  sum  -1  10.0  0.10  0.10  0  10.0  0.10  0.10  0\n"
+      "   1024  256  float  sum  -1  10.0  0.10  0.10  0  10.0  0.10  0.10  0\n";
+  pf::RunReport r = pf::importNcclTestsText(text, "wrap.txt");
+  ASSERT_EQ(r.results.size(), 1u);
+  EXPECT_EQ(r.results[0].rows.size(), 2u);  // the good row's two halves
+  const pf::Json& w = r.context.extra["import"]["warnings"];
+  ASSERT_GE(w.size(), 1u);  // and a note: no footer
+  EXPECT_EQ(w[0]["line"], 2);
+  EXPECT_EQ(w[0]["reason"], "count 9223372036854775808 of float elements does not fit 64 bits of bytes");
+  try {
+    (void)pf::importNcclTestsText(text.substr(0, text.rfind("   1024  256")), "wrap.txt");
+    FAIL() << "a file with only the overflowing row imports";
+  } catch (const pf::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("wrap.txt"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

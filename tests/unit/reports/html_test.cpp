@@ -123,5 +123,23 @@ TEST(Svg, RegressionsAreMarkedOnTheCompareChart) {
   EXPECT_NE(svg.find("class=\"zero\""), std::string::npos);  // the line between better and worse
 }
 
+// Issue 48: an nccl-tests output with algbw 1.8e308 made the tick loop run without end (a report of 4 GB).
+// Ticks come from finite ranges only, at most 24 an axis, on every scale.
+TEST(Svg, HugeAndTightRangesGiveABoundedChart) {
+  using charts::Scale;
+  for (Scale ys : {Scale::kLinear, Scale::kLog2, Scale::kLog10}) {
+    charts::Chart c{"t", "t", {"size", "bytes", Scale::kLog2, true}, {"bw", "GB/s", ys, false}, {}};
+    c.series.push_back({"a", charts::Style::kStacked, false, {{8, 1.7976931348623157e308, {}, {}}}});
+    c.series.push_back({"b", charts::Style::kStacked, false, {{8, 1.7976931348623157e308, {}, {}}}});
+    c.series.push_back({"c", charts::Style::kLine, false, {{16, 1e-300, {}, {}}, {32, 1e20, {}, {}}}});
+    const std::string svg = html::svgChart(c);
+    EXPECT_LT(svg.size(), 20000u) << static_cast<int>(ys);
+  }
+  // A range far narrower than its values: a step below their rounding must not loop either.
+  charts::Chart tight{"t", "t", {"x", "", Scale::kLinear, false}, {"y", "", Scale::kLinear, false}, {}};
+  tight.series.push_back({"a", charts::Style::kLine, false, {{1e20, 1, {}, {}}, {1e20 + 1e5, 2, {}, {}}}});
+  EXPECT_LT(html::svgChart(tight).size(), 20000u);
+}
+
 }  // namespace
 }  // namespace pf::reports
