@@ -23,6 +23,18 @@
 namespace pf::cli {
 namespace {
 
+// What every document says of the run before any rank has measured: the command line as given, where and when.
+Context runContext(const std::string& command, const Invocation& inv, int worldSize) {
+  Context c;
+  c.version = version();
+  c.command = command;
+  for (int i = 0; i < *inv.argc; ++i) c.argv.emplace_back((*inv.argv)[i]);
+  c.hostname = hostName();
+  c.start_time = utcNowIso8601();
+  c.world_size = worldSize;
+  return c;
+}
+
 // No rank got through MPI's start, so none wrote a document: the launcher writes it, with no results, verdict
 // error and exit 3, so a script that reads --json sees why instead of no file (or an earlier run's).
 std::vector<std::string> writeStartupDocument(const CommonOptions& common, const std::string& command,
@@ -32,13 +44,7 @@ std::vector<std::string> writeStartupDocument(const CommonOptions& common, const
     for (const std::string& file : common.documentFiles()) specs.push_back({"json", file});
     if (specs.empty()) return {};
     reports::Outputs outputs(specs, common.view);
-    Context c;
-    c.version = version();
-    c.command = command;
-    for (int i = 0; i < *inv.argc; ++i) c.argv.emplace_back((*inv.argv)[i]);
-    c.hostname = hostName();
-    c.start_time = utcNowIso8601();
-    c.world_size = common.localRanks;
+    Context c = runContext(command, inv, common.localRanks);
     c.launcher = toJson(env);
     c.launcher["bootstrap"] = "none: MPI did not start";
     outputs.begin(c);
@@ -122,13 +128,7 @@ std::unique_ptr<Bootstrap> startBootstrap(const Invocation& inv, const LauncherE
 }
 
 Context gatherContext(const std::string& command, const Invocation& inv, Bootstrap& boot, const LauncherEnv& env) {
-  Context c;
-  c.version = version();
-  c.command = command;
-  for (int i = 0; i < *inv.argc; ++i) c.argv.emplace_back((*inv.argv)[i]);
-  c.hostname = hostName();
-  c.start_time = utcNowIso8601();
-  c.world_size = boot.size();
+  Context c = runContext(command, inv, boot.size());
   std::vector<std::string> hosts = boot.allGather(hostName());
   c.node_count = static_cast<int>(std::set<std::string>(hosts.begin(), hosts.end()).size());
   c.launcher = toJson(env);

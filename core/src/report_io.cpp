@@ -20,6 +20,7 @@
 #include "pf/error.hpp"
 #include "pf/input_limits.hpp"
 #include "pf/pair_row.hpp"
+#include "pf/scale_row.hpp"
 #include "pf/sweep_row.hpp"
 
 namespace pf {
@@ -164,6 +165,12 @@ namespace {
 void checkRowsDecode(const RunReport& report) {
   for (size_t i = 0; i < report.results.size(); ++i) {
     const Result& r = report.results[i];
+    try {  // what the views decode beyond the rows: a sweep's parameters, a scale result's predictions
+      if (r.kind == Kind::kSweep) (void)sweepParamsFromJson(r.params);
+      if (r.kind == Kind::kScale) (void)scaleSummaryFromResult(r);
+    } catch (const UsageError& e) {
+      throw UsageError(fmt::format("results[{}]: {}", i, e.what()));
+    }
     if (!r.rows.is_array()) {
       if (r.rows.is_null()) continue;
       throw UsageError(fmt::format("results[{}].rows: not an array", i));

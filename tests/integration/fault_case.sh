@@ -213,32 +213,6 @@ case "$1" in
     [[ $rc -eq $want ]] || fail "exit code $rc, expected $want"
     partial_json "$work/r.json" "$want" "^partial: $reason\$"
     ;;
-  check-dies)  # rank 1 of a check killed once rank 0 has begun its document: rank 0 leaves it with the phases done
-    # A check on one host lasts about a second. Rank 0 writes its document as each phase ends, so the kill waits
-    # for that file (polled every 20 ms) and lands in a later phase; a check that ended first is run again.
-    hit=0
-    for attempt in 1 2 3 4 5; do
-      rm -f "$work/r.json"
-      start check --json "$work/r.json"
-      for _ in $(seq 1500); do
-        [[ -s $work/r.json ]] && break
-        kill -0 "${ranks[1]}" 2> /dev/null || break
-        sleep 0.02
-      done
-      t0=$(now)
-      kill -KILL "${ranks[1]}" 2> /dev/null
-      finish
-      [[ $rc -eq 0 ]] && continue  # it had finished first
-      [[ $rc -eq 3 ]] || fail "exit code $rc after a kill (attempt $attempt), expected 3"
-      [[ -e $work/r.json ]] || continue  # killed before rank 0 began its document
-      partial_json "$work/r.json" 3 '^partial: a rank died on signal 9 \(Killed\)$'
-      "$PF_PYTHON" -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not d['results'])" "$work/r.json" &&
-        hit=$((hit + 1))
-      [[ $hit -gt 0 ]] && break
-    done
-    [[ $hit -gt 0 ]] || fail "no kill left a partial document holding a finished phase: nothing was tested"
-    echo "a kill after rank 0's first phase left a partial document with results (attempt $attempt)"
-    ;;
   unwritable)  # a read-only output location: exit 2 before anything is measured
     if [[ $(id -u) -eq 0 ]]; then
       tiny_tmpfs "$work/out" ro

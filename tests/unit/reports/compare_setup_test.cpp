@@ -50,7 +50,7 @@ RunReport sweepDoc(const std::vector<SweepRow>& rows, int ranks = 2, int nodes =
   return doc;
 }
 
-std::vector<ComparisonRow> rowsOf(const Result& r) {
+std::vector<ComparisonRow> setupRowsOf(const Result& r) {
   std::vector<ComparisonRow> out;
   for (const Json& j : r.rows) out.push_back(comparisonRowFromJson(j));
   return out;
@@ -63,7 +63,7 @@ TEST(CompareSetup, ComparesThePrintedMeanNotTheMedian) {
   const RunReport base = sweepDoc({sweepRowOf(256, 100, 50)});
   const RunReport next = sweepDoc({sweepRowOf(256, 150, 50)});
   RunReport doc = compareDocuments({"a.json", base}, {{"b.json", next}}, {});
-  const auto rows = rowsOf(doc.results.at(0));
+  const auto rows = setupRowsOf(doc.results.at(0));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].metric, "time_us");
   EXPECT_DOUBLE_EQ(rows[0].base, 100);
@@ -78,7 +78,7 @@ TEST(CompareSetup, TheOutOfPlaceFigureEvenWhenInPlaceWasFaster) {
   in.placement = "in";
   const RunReport base = sweepDoc({sweepRowOf(256, 20, 20), in});
   const RunReport next = sweepDoc({sweepRowOf(256, 30, 30), in});
-  const auto rows = rowsOf(compareDocuments({"a", base}, {{"b", next}}, {}).results.at(0));
+  const auto rows = setupRowsOf(compareDocuments({"a", base}, {{"b", next}}, {}).results.at(0));
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_DOUBLE_EQ(rows[0].base, 20);
   EXPECT_DOUBLE_EQ(rows[0].value, 30);
@@ -92,7 +92,7 @@ TEST(CompareSetup, WorstIsTheLargestFlaggedRegression) {
   applyVerdict(doc, false);
   EXPECT_EQ(doc.exit_code, 1);
   const Result& r = doc.results.at(0);
-  const auto rows = rowsOf(r);
+  const auto rows = setupRowsOf(r);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_FALSE(rows[0].regressed);
   EXPECT_EQ(rows[0].note, "within 2 us");
@@ -120,7 +120,7 @@ TEST(CompareSetup, ADifferentWorldSizeIsTheFirstLineAndNothingIsJudged) {
             std::string::npos)
       << doc.results[1].message;
   EXPECT_EQ(doc.results[1].status, Status::kWarn);
-  for (const ComparisonRow& row : rowsOf(doc.results[1])) {
+  for (const ComparisonRow& row : setupRowsOf(doc.results[1])) {
     EXPECT_FALSE(row.regressed);
     EXPECT_EQ(row.note, "not judged");
   }
