@@ -135,12 +135,23 @@ class GpuProbe final : public Probe {
               fmt::format("CUDA sees {} of the {} GPUs on the PCI bus: a GPU failed to initialise or fell off the bus",
                           cudaCount, gpus.size()),
               "look for Xid errors (dmesg | grep -i xid), reset or reboot, and drain the node until all GPUs show");
-      if (rt->driverVersion > 0 && rt->runtimeVersion > rt->driverVersion)
+      // CUDA's minor-version compatibility (docs.nvidia.com/deploy/cuda-compatibility, CUDA 11 and later): a
+      // runtime runs on any driver of its own major release, with the features that driver has; only a newer
+      // major release cannot run at all. A newer minor is recorded, not failed.
+      const int driverMajor = rt->driverVersion / 1000, runtimeMajor = rt->runtimeVersion / 1000;
+      if (rt->driverVersion > 0 && runtimeMajor > driverMajor)
         f.add(Status::kFail,
-              fmt::format("the driver supports CUDA {} but the runtime is CUDA {}: kernels fail with "
-                          "\"driver version is insufficient\"",
+              fmt::format("the driver supports CUDA {} but the runtime is CUDA {}, a newer major release: kernels "
+                          "fail with \"driver version is insufficient\"",
                           cudaVersion(rt->driverVersion), cudaVersion(rt->runtimeVersion)),
-              "upgrade the NVIDIA driver, or use a CUDA runtime no newer than the driver supports");
+              "upgrade the NVIDIA driver to one of the runtime's major release, or use a CUDA runtime of the "
+              "driver's major release");
+      else if (rt->driverVersion > 0 && rt->runtimeVersion > rt->driverVersion)
+        addEvidence(r, "CUDA minor-version compatibility", cudaVersion(rt->runtimeVersion),
+                    fmt::format("the runtime is newer than the driver's CUDA {} within one major release: it runs, "
+                                "but calls that need the newer driver return cudaErrorCallRequiresNewerDriver and "
+                                "newer PTX cannot be JIT-compiled",
+                                cudaVersion(rt->driverVersion)));
     }
     // GPUDirect RDMA needs nvidia_peermem, or DMA-BUF with the open kernel modules.
     RdmaStack rdma = readRdmaStack(sys);

@@ -294,6 +294,30 @@ TEST(GpuProbe, FewerCudaGpusThanOnTheBusFailsUnlessTheProcessIsLimited) {
   EXPECT_TRUE(has(lost.message, "CUDA sees 1 of the 2 GPUs on the PCI bus")) << lost.message;
 }
 
+// CUDA's minor-version compatibility: a 13.1 runtime runs on a driver that supports 13.0; a 13.0 runtime on a
+// driver of the 12.x family does not run at all.
+TEST(GpuProbe, ANewerMinorRuntimePassesAndANewerMajorFails) {
+  const fs::path tree = fs::path(PF_FIXTURES) / "ib-ndr-8hca";
+  const std::string bdf = runFixture("gpu", "ib-ndr-8hca").rows.at(3)["bdf"];
+  Environment env;
+  env.set("CUDA_VISIBLE_DEVICES", "3");
+  auto rt = std::make_shared<GpuRuntime>(*cudaSeesOnly(bdf));
+  rt->driverVersion = 13000;
+  rt->runtimeVersion = 13010;
+  Result minor = runWithRuntime("gpu", SystemView(tree, env), rt);
+  EXPECT_FALSE(has(minor.message, "driver version is insufficient")) << minor.message;
+  const Evidence* compat = evidence(minor, "CUDA minor-version compatibility");
+  ASSERT_NE(compat, nullptr) << minor.message;
+  EXPECT_EQ(compat->value, "13.1");
+  EXPECT_TRUE(has(compat->source, "CUDA 13.0")) << compat->source;
+
+  rt->driverVersion = 12040;
+  rt->runtimeVersion = 13000;
+  Result major = runWithRuntime("gpu", SystemView(tree, env), rt);
+  EXPECT_EQ(major.status, Status::kFail);
+  EXPECT_TRUE(has(major.message, "the driver supports CUDA 12.4 but the runtime is CUDA 13.0")) << major.message;
+}
+
 TEST(GpuProbe, TheDriversMulticastAnswerIsRecordedOnlyWhenItGaveOne) {  // NVLS in the model: in_switch.hpp
   const fs::path tree = fs::path(PF_FIXTURES) / "ib-ndr-8hca";
   const std::string bdf = runFixture("gpu", "ib-ndr-8hca").rows.at(3)["bdf"];
