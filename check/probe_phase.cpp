@@ -15,6 +15,7 @@
 
 #include "consistency.hpp"
 #include "gather.hpp"
+#include "pf/error.hpp"
 #include "probe.hpp"
 #include "probe_util.hpp"
 #include "profile/node_profile.hpp"
@@ -39,7 +40,16 @@ std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& p
   return std::make_shared<const probes::NodeProfile>(probes::loadNodeProfile(path));
 }
 
-ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv&, const Environment& env, bool quick,
+void validateDcgmLevel(int level, bool noProbes) {
+  if (level < 0 || level > 4)
+    throw UsageError(
+        fmt::format("--dcgm: level {} does not exist; DCGM's diagnostic has levels 1 (about a minute) to "
+                    "4 (hours)",
+                    level));
+  if (level > 0 && noProbes) throw UsageError("--no-probes excludes --dcgm: DCGM's diagnostic runs in the probe phase");
+}
+
+ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv& launcher, const Environment& env, bool quick,
                          const ProbeInput& input) {
   ProbePhase phase;
   phase.available = true;
@@ -49,6 +59,8 @@ ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv&, const Environment&
   // The gate must take seconds: always skip the slow measurements here, whatever --quick says about the rest.
   opt.quick = true;
   (void)quick;
+  opt.dcgmLevel = input.dcgmLevel;
+  opt.firstOnNode = launcher.local_rank == 0;  // DCGM's diagnostic runs once per node
   std::vector<Result> local = probes::runProbes(view, opt);
   if (input.profile) local.push_back(probes::judgeNodeProfile(probes::readNodeFacts(view), *input.profile));
   auto gathered = probes::gatherResults(boot, input.root.empty() ? hostName() : probes::nodeName(view), local);

@@ -27,7 +27,11 @@ namespace pf::check {
 struct ProbeInput {
   std::string root;                                    ///< empty = the live node
   std::shared_ptr<const probes::NodeProfile> profile;  ///< null = no profile to judge against
+  int dcgmLevel = 0;                                   ///< `--dcgm LEVEL`: DCGM's diagnostic on each node; 0 = none
 };
+
+/// `--dcgm LEVEL`: 0 (not given) or 1-4, and only with the probe phase. @throws UsageError otherwise
+void validateDcgmLevel(int level, bool noProbes);
 
 /// Reads the node profile at `path` (before any rank starts). @throws UsageError naming the file, the key and
 /// what to change; also when this build has no probes to judge with

@@ -13,6 +13,11 @@ std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& p
                    "a node against a profile; build it from a tree that has probes/");
 }
 
+void validateDcgmLevel(int level, bool) {
+  if (level != 0)
+    throw UsageError("--dcgm: this preflight was built without the probes component, which runs DCGM's diagnostic");
+}
+
 ProbePhase runProbePhase(Bootstrap&, const LauncherEnv&, const Environment&, bool, const ProbeInput&) {
   ProbePhase p;
   Result r;

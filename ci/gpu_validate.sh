@@ -245,6 +245,10 @@ run() {
   step "PyTorch DDP on the GPU (the bundled ddp_bench.py), 1 rank" "$pf" scale --framework pytorch --device cuda \
     --ranks 1 --steps 10 --json scale-torch.json
   step "probe on the live node" "$pf" probe --json probe.json
+  # NCCL's own diagnostics (2.31 and later) on a 1-rank communicator, its report read by check's parser.
+  step "NCCL DIAG report, read by check/nccl_diag.cpp" bash -c "NCCL_RUN_DIAGNOSTICS=1 NCCL_RUN_RAS_DIAGNOSTICS=1 \
+    '$pf' sweep all_reduce --backend nccl -d float -o sum -b 8 -e 8 -n 1 > nccl-diag.txt && \
+    PF_NCCL_DIAG_LOG=nccl-diag.txt '$b/build/tests/unit/check/pf_nccl_pair_engine_test' --gtest_filter='NcclDiagLive.*'"
   step "compute-sanitizer on the trainer test" compute-sanitizer --tool memcheck --error-exitcode 1 \
     "$b/build/tests/unit/scaling/pf_scaling_cuda_test"
   note ""

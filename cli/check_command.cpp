@@ -50,6 +50,8 @@ class CheckCommand final : public Command {
                    "fail every node that misses or degrades what this node profile requires (docs/probe.md)");
     app.add_option("--sysfs-root", probeInput_.root,
                    "probe a captured tree rooted at DIR instead of / (files only, no libraries)");
+    app.add_option("--dcgm", probeInput_.dcgmLevel,
+                   "run DCGM's diagnostic (dcgmi diag -r LEVEL, 1-4) on every node; failures become findings");
     app.add_flag("--no-allreduce", noAllReduce_, "skip the all-reduce phase");
     app.add_flag("--no-pairs", noPairs_, "skip the pair matrix");
     gate_.addOptions(app,
@@ -89,6 +91,7 @@ class CheckCommand final : public Command {
     if (noProbes_ && (!profilePath_.empty() || !probeInput_.root.empty()))
       throw UsageError("--no-probes excludes --profile and --sysfs-root: they are read by the probe phase");
     if (!profilePath_.empty()) probeInput_.profile = check::loadCheckProfile(profilePath_);
+    check::validateDcgmLevel(probeInput_.dcgmLevel, noProbes_);
     return runOnRanks("check", inv, gate_.common, [&](Bootstrap& boot, const LauncherEnv& launcher) {
       return gate(boot, launcher, engine.get(), inv);
     });

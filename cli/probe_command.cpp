@@ -46,6 +46,7 @@ class ProbeCommand final : public Command {
     app.add_option("--emit-profile", emitPath_,
                    "write the profile of this node (a known-good one) to FILE, for --profile on the others");
     app.add_flag("--quick", quick_, "skip measurements that take more than ~100 ms (p2p copy bandwidth)");
+    app.add_option("--dcgm", dcgmLevel_, "also run DCGM's diagnostic (dcgmi diag -r LEVEL, 1-4): the dcgm probe");
     common_.addStrict(app);
     app.add_flag("--list", list_, "list the probes and exit");
     app.footer(
@@ -77,6 +78,8 @@ class ProbeCommand final : public Command {
     probes::SystemView view = makeView();
     if (!profilePath_.empty()) profile_ = probes::loadNodeProfile(profilePath_);
     checkEmitPath();
+    if (dcgmLevel_ < 0 || dcgmLevel_ > 4)
+      throw UsageError(fmt::format("--dcgm: level {} does not exist; DCGM's diagnostic has levels 1 to 4", dcgmLevel_));
     for (const auto& o : only_)
       if (!registry.contains(o))
         throw UsageError(
@@ -94,6 +97,7 @@ class ProbeCommand final : public Command {
     probes::ProbeOptions opt;
     opt.quick = quick_;
     opt.firstOnNode = launcher.local_rank == 0;
+    opt.dcgmLevel = dcgmLevel_;
     std::vector<Result> local = probes::runProbes(view, opt, only_);
     if (profile_ || !emitPath_.empty()) {
       const probes::NodeFacts facts = probes::readNodeFacts(view);
@@ -155,6 +159,7 @@ class ProbeCommand final : public Command {
   std::string root_, profilePath_, emitPath_;
   std::optional<probes::NodeProfile> profile_;
   bool quick_ = false, list_ = false;
+  int dcgmLevel_ = 0;
   CommonOptions common_;
 };
 

@@ -2,19 +2,17 @@
 // Copyright (c) 2026 The Preflight authors
 #include "confirm.hpp"
 
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <sys/resource.h>
 #include <sys/statvfs.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string_view>
+
+#include "pf/kernel_log.hpp"
 
 namespace pf::doctor {
 namespace fs = std::filesystem;
@@ -142,62 +140,25 @@ ConfirmOutcome rdmaDevices(const ConfirmContext& c) {
   return o;
 }
 
-// "NVRM: Xid (PCI:0000:3b:00): 79, ..." -> "Xid 79";
-// an NVSwitch's "SXid (PCI:0000:c5:00.0): 12028, ..." -> "SXid 12028"; "" for any other line.
-std::string xidOf(std::string_view line) {
-  const std::size_t at = line.find("Xid (");
-  if (at == std::string_view::npos) return "";
-  const bool sxid = at > 0 && line[at - 1] == 'S';
-  if (!sxid && line.substr(0, at).find("NVRM") == std::string_view::npos) return "";
-  const std::size_t close = line.find("): ", at);
-  if (close == std::string_view::npos) return "";
-  std::size_t i = close + 3, n = 0;
-  while (i + n < line.size() && n < 6 && line[i + n] >= '0' && line[i + n] <= '9') ++n;
-  if (n == 0) return "";
-  return std::string(sxid ? "SXid " : "Xid ") + std::string(line.substr(i, n));
-}
-
-// The kernel's log since boot, as far as its ring buffer still holds it: /dev/kmsg opened non-blocking returns one
-// record per read() and EAGAIN after the last. A captured tree's regular file reads the same way, in larger chunks.
+// The kernel's log since boot, as far as its ring buffer still holds it (pf/kernel_log.hpp reads it and finds the
+// driver's Xid lines; a captured tree's dev/kmsg file reads the same way).
 ConfirmOutcome gpuXid(const ConfirmContext& c) {
   const std::string p = path(c, "/dev/kmsg");
-  const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) {
+  std::map<std::string, std::size_t> counts;
+  std::string first;
+  const KernelLogRead log = readKernelLog(p, [&](std::string_view line) {
+    if (auto x = parseXidLine(line)) {
+      if (first.empty()) first = std::string(line.substr(0, 300));
+      ++counts[xidName(*x)];
+    }
+  });
+  if (!log.opened) {
     return {"unknown",
             fmt::format("the kernel log cannot be read here ({}: {}); run as root, or `sudo dmesg | grep -i xid`", p,
-                        std::strerror(errno)),
+                        log.error),
             {}};
   }
-  std::map<std::string, std::size_t> counts;
-  std::string first, pending;
-  std::size_t records = 0, bytes = 0;
-  auto take = [&](std::string_view line) {
-    // A /dev/kmsg record is "priority,sequence,time,flags;message", followed by its dictionary's lines (" KEY=value").
-    if (line.empty() || line[0] == ' ') return;
-    ++records;
-    if (const std::size_t semi = line.find(';'); line[0] >= '0' && line[0] <= '9' && semi < 64)
-      line.remove_prefix(semi + 1);
-    if (std::string x = xidOf(line); !x.empty()) {
-      if (first.empty()) first = std::string(line.substr(0, 300));
-      ++counts[x];
-    }
-  };
-  char buf[8192];
-  for (;;) {
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && (errno == EPIPE || errno == EINTR)) continue;  // EPIPE: records overwritten while reading
-    if (n <= 0) break;  // EAGAIN: the end of the buffer (or an error: what was read counts)
-    bytes += static_cast<std::size_t>(n);
-    pending.append(buf, static_cast<std::size_t>(n));
-    // Whole lines out, the unfinished one kept for the next read (one erase per read, not per line).
-    std::size_t from = 0;
-    for (std::size_t nl; (nl = pending.find('\n', from)) != std::string::npos; from = nl + 1)
-      take(std::string_view(pending).substr(from, nl - from));
-    pending.erase(0, from);
-    if (bytes > (std::size_t{64} << 20)) break;  // no kernel buffer is this large; a runaway file is not read on
-  }
-  ::close(fd);
-  if (!pending.empty()) take(pending);
+  const std::size_t records = log.records;
   Json seen = Json::object();
   std::vector<std::string> list;
   for (const auto& [x, k] : counts) {

@@ -27,6 +27,18 @@ struct RuntimeGpu {
   int nvlinkActive = 0;
   /// NVSwitch multicast/reduction (CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED): NCCL's NVLS algorithms can run.
   std::optional<bool> multicast;
+  // Health (probes/cuda/nvml_health.cpp, judged by the gpu_health probe); nullopt where NVML cannot tell.
+  std::optional<int> retiredPagesSbe, retiredPagesDbe;  ///< pages retired for repeated single-bit / double-bit ECC
+  std::optional<bool> retiredPagesPending;              ///< a retirement waits for the next driver load or reset
+  std::optional<int> remappedRowsCorrectable, remappedRowsUncorrectable;
+  std::optional<bool> remapPending, remapFailed;  ///< row remapping (A100 and later) waits for a reset / failed
+  struct NvLinkErrors {
+    int link = 0;
+    long long replay = 0, recovery = 0, crcFlit = 0, crcData = 0;  ///< nvmlDeviceGetNvLinkErrorCounter
+  };
+  std::vector<NvLinkErrors> nvlinkErrors;          ///< per active link whose counters could be read
+  std::optional<unsigned long long> clocksEvents;  ///< nvmlClocksEventReason* bits now in force
+  std::optional<int> fabricState, fabricStatus;    ///< nvmlGpuFabricState_t and its nvmlReturn_t (NVSwitch systems)
 };
 
 struct GpuRuntime {

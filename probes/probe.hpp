@@ -26,6 +26,8 @@ struct ProbeOptions {
   /// False on every rank of a node but its first (local rank 0): a measurement that loads the node's devices
   /// (p2p copy bandwidth) runs once per node, not on all its ranks at once, which would contend and warn falsely.
   bool firstOnNode = true;
+  /// DCGM's diagnostic level for the dcgm probe (`--dcgm LEVEL`, 1-4); 0: not run.
+  int dcgmLevel = 0;
 };
 
 /// key() is the registry key ("net", "ib", ...), handed over by the registry (pf::Registered).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "nvml_health.hpp"
 #include "pf/nvml.hpp"
 
 namespace pf::probes {
@@ -77,6 +78,7 @@ bool fillFromNvml(GpuRuntime& g, std::string& error) {
       nvmlPciInfo_t pci{};
       if (remotePci && remotePci(d, link, &pci) == kNvmlSuccess) gpu.nvlinkPeers.push_back(normalizeBusId(pci.busId));
     }
+    readNvmlHealth(nvml, d, gpu);
   }
   return true;
 }

@@ -5,6 +5,7 @@
 if(PF_HAVE_GPU_MODULE)
   target_sources(pf_probes PRIVATE ${CMAKE_CURRENT_LIST_DIR}/gpu_runtime_proxy.cpp)
   add_library(pf_probes_cuda OBJECT ${CMAKE_CURRENT_LIST_DIR}/gpu_runtime_cuda.cpp ${CMAKE_CURRENT_LIST_DIR}/nvml_loader.cpp
+                                    ${CMAKE_CURRENT_LIST_DIR}/nvml_health.cpp
                                     ${CMAKE_CURRENT_LIST_DIR}/p2p_measure.cpp)
   target_link_libraries(pf_probes_cuda PUBLIC pf_probes pf_cuda_check)
 else()

@@ -50,3 +50,81 @@ int nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_st* d, unsigned* count, P
   return 0;
 }
 }
+
+// The health queries of probes/cuda/nvml_health.cpp (tests/unit/probes/nvml_health_test.cpp). GPU 0 is unwell:
+// 2 pages retired for double-bit errors and one pending, a row remap pending, NVLink 2 (of active links 0 and 2)
+// with replay and CRC flit errors, HW slowdown and HW power brake in force, its fabric still being trained. GPU 1
+// answers the older names only (nvmlDeviceGetCurrentClocksThrottleReasons, no _V fabric call answers for it) and
+// lacks row remapping (NVML_ERROR_NOT_SUPPORTED), as a pre-Ampere GPU does.
+namespace {
+struct FabricInfoV1 {
+  unsigned char clusterUuid[16];
+  int status;
+  unsigned int cliqueId;
+  unsigned char state;
+};
+struct FabricInfoV2 {
+  unsigned int version;
+  unsigned char clusterUuid[16];
+  int status;
+  unsigned int cliqueId;
+  unsigned char state;
+  unsigned int healthMask;
+};
+}  // namespace
+
+extern "C" {
+int nvmlDeviceGetRetiredPages(nvmlDevice_st* d, int cause, unsigned* count, unsigned long long* addresses) {
+  const unsigned have = d->index == 0 && cause == 1 ? 2 : 0;
+  if (*count < have) {
+    *count = have;
+    return 7;  // NVML_ERROR_INSUFFICIENT_SIZE
+  }
+  for (unsigned i = 0; i < have; ++i) addresses[i] = 0x1000 * (i + 1);
+  *count = have;
+  return 0;
+}
+int nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_st* d, int* pending) {
+  *pending = d->index == 0 ? 1 : 0;
+  return 0;
+}
+int nvmlDeviceGetRemappedRows(nvmlDevice_st* d, unsigned* corr, unsigned* unc, unsigned* pending, unsigned* failed) {
+  if (d->index == 1) return 3;  // NVML_ERROR_NOT_SUPPORTED
+  *corr = 1;
+  *unc = 3;
+  *pending = 1;
+  *failed = 0;
+  return 0;
+}
+int nvmlDeviceGetNvLinkState(nvmlDevice_st* d, unsigned link, int* active) {
+  if (link >= 18) return 2;
+  *active = d->index == 0 && (link == 0 || link == 2) ? 1 : 0;
+  return 0;
+}
+int nvmlDeviceGetNvLinkErrorCounter(nvmlDevice_st*, unsigned link, int counter, unsigned long long* value) {
+  // Link 2: replay 5, CRC flit 17; everything else zero.
+  *value = link == 2 && counter == 0 ? 5 : link == 2 && counter == 2 ? 17 : 0;
+  return 0;
+}
+int nvmlDeviceGetCurrentClocksEventReasons(nvmlDevice_st* d, unsigned long long* bits) {
+  if (d->index == 1) return 3;
+  *bits = 0x1 | 0x8 | 0x80;  // GPU idle (no fault), HW slowdown, HW power brake
+  return 0;
+}
+int nvmlDeviceGetCurrentClocksThrottleReasons(nvmlDevice_st*, unsigned long long* bits) {
+  *bits = 0x20;  // SW thermal slowdown
+  return 0;
+}
+int nvmlDeviceGetGpuFabricInfoV(nvmlDevice_st* d, FabricInfoV2* info) {
+  if (d->index == 1) return 3;
+  if (info->version != (sizeof(FabricInfoV2) | (2u << 24))) return 25;  // NVML_ERROR_ARGUMENT_VERSION_MISMATCH
+  info->status = 0;
+  info->state = 2;  // NVML_GPU_FABRIC_STATE_IN_PROGRESS
+  return 0;
+}
+int nvmlDeviceGetGpuFabricInfo(nvmlDevice_st*, FabricInfoV1* info) {
+  info->status = 0;
+  info->state = 0;  // NVML_GPU_FABRIC_STATE_NOT_SUPPORTED
+  return 0;
+}
+}

@@ -7,9 +7,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <thread>
 
 #include "pf/bootstrap.hpp"
+#include "temp_tree.hpp"
 
 namespace pf::check {
 namespace {
@@ -55,6 +57,27 @@ TEST(CheckProbePhase, BadIfnameIsAFailingFindingNamingNodeAndVariable) {
   bool rank2 = false;  // the odd rank's results stay in the document, since they differ from its host's first rank
   for (const auto& r : phases[0].results) rank2 |= r.rank == 2;
   EXPECT_TRUE(rank2);
+}
+
+// Issue 45: Xid lines in a captured kernel log (ROOT/dev/kmsg) are a finding on that node, with NVIDIA's action.
+TEST(CheckProbePhase, XidLinesInACapturedKernelLogFailTheNodeWithTheRemedy) {
+  probes::test::TempTree t;
+  t.file("/proc/sys/kernel/hostname", "gpu-node-7");
+  t.dir("/sys/module/nvidia");
+  t.file("/dev/kmsg", "4,1002,7000000,-;NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', GPU has fallen off the bus.");
+  auto boots = makeThreadBootstraps(1);
+  ProbeInput input;
+  input.root = t.root().string();
+  ProbePhase phase = runProbePhase(*boots[0], LauncherEnv{}, Environment(), true, input);
+  const Finding* xid = nullptr;
+  for (const auto& f : phase.findings)
+    if (f.check == "probe.gpu_xid") xid = &f;
+  ASSERT_NE(xid, nullptr);
+  EXPECT_EQ(xid->status, Status::kFail);
+  EXPECT_EQ(xid->hosts, std::vector<std::string>{"gpu-node-7"});
+  EXPECT_NE(xid->message.find("Xid 79 (GPU has fallen off the bus) on GPU 0000:3b:00"), std::string::npos)
+      << xid->message;
+  EXPECT_NE(xid->remedy.find("power-cycle"), std::string::npos) << xid->remedy;
 }
 
 }  // namespace

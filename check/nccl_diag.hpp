@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// NCCL's own diagnostics (NCCL >= 2.31) as check findings. With NCCL_RUN_DIAGNOSTICS=1 (active: every GPU pair's
+// P2P path written and read back, and between nodes a network bandwidth check) and NCCL_RUN_RAS_DIAGNOSTICS=1
+// (passive: GPU inventory, CUDA driver version, ECC, NVLink state and NCCL_* consistency across ranks), NCCL
+// prints its report on the standard output of the process hosting the communicator's rank 0 (not to
+// NCCL_DEBUG_FILE), every line "<host>:<pid> NCCL DIAG ...":
+//   node01:15 NCCL DIAG === NCCL Diagnostics ===
+//   node01:15 NCCL DIAG [OK]   p2p: all 56 directed GPU P2P edges verified
+//   node01:15 NCCL DIAG [INFO] p2p: 4/6 directed GPU P2P edges verified (skipped indirect=3)
+//   node01:15 NCCL DIAG NCCL diagnostics completed in 245.3 ms across 8 ranks
+// (NCCL's "Diagnostics" and "RAS" troubleshooting pages). Each line tagged other than [OK] becomes a finding on
+// the host that printed it, with a remedy for its area; untagged lines after one (the failed GPU pairs NCCL lists)
+// are kept as its evidence. The engine does not run them yet: ci/gpu_validate.sh runs NCCL with them on and reads
+// the output with this parser (not run on a GPU yet).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "finding.hpp"
+
+namespace pf::check {
+
+struct NcclDiagLine {
+  std::string host;  ///< from the "<host>:<pid>" prefix; empty when the line has none
+  std::string tag;   ///< "OK", "INFO", "WARN"...; empty for the header, the completion line and detail lines
+  std::string area;  ///< "p2p", "net bw", "GPU inventory", "ECC", "NCCL environment"...: the text before ':'
+  std::string text;  ///< the line after "NCCL DIAG " and its tag
+};
+
+/// Every "NCCL DIAG" line of `output` (any other line is skipped).
+std::vector<NcclDiagLine> parseNcclDiag(const std::string& output);
+
+/// One finding per line tagged other than [OK], on its host (`defaultHost` when the line names none), check
+/// "nccl.diag.<area>"; a problem NCCL reports (a failed or unverified P2P edge, uncorrected ECC, an inactive link)
+/// fails, a difference between ranks or a notice warns.
+std::vector<Finding> ncclDiagFindings(const std::vector<NcclDiagLine>& lines, const std::string& defaultHost);
+
+/// What to do about a non-OK line of `area` (the text helps tell a P2P write mismatch from an ACS block).
+std::string ncclDiagRemedy(const std::string& area, const std::string& text);
+
+}  // namespace pf::check

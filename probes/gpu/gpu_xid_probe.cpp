@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// gpu_xid: the NVIDIA driver's Xid lines (and an NVSwitch's SXid lines) in the kernel log since boot, as far as
+// its ring buffer still holds them, each classed with NVIDIA's Xid catalogue (gpu/xid_catalogue.hpp): one row per
+// GPU and Xid with its count, first and last line, class and remedy. A GPU that logged an Xid needing a reset or a
+// drain fails the node. The log is /dev/kmsg, read without waiting (pf/kernel_log.hpp); a captured tree keeps it
+// at ROOT/dev/kmsg, either as /dev/kmsg records or as `dmesg` text. Not run on a GPU node yet: tested on text.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <map>
+#include <tuple>
+
+#include "gpu/xid_catalogue.hpp"
+#include "pf/json_field.hpp"
+#include "pf/kernel_log.hpp"
+#include "probe.hpp"
+#include "probe_util.hpp"
+
+namespace pf::probes {
+namespace {
+
+struct XidSeen {
+  XidLine xid;
+  std::size_t count = 0;
+  std::string first, last;
+};
+
+std::string clipXidLine(std::string_view line) { return std::string(line.substr(0, 300)); }
+
+class GpuXidProbe final : public Probe {
+ public:
+  std::string description() const override {
+    return "GPU Xid/SXid errors in the kernel log, classed with NVIDIA's Xid catalogue (reset GPU, drain node, ...)";
+  }
+
+  Result run(const SystemView& sys, const ProbeOptions&) const override {
+    Result r;
+    const bool driver = sys.exists("/sys/module/nvidia") || sys.exists("/proc/driver/nvidia/version");
+    const std::string path = sys.path("/dev/kmsg").string();
+    addEvidence(r, "NVIDIA driver", driver ? "loaded" : "not loaded", "/sys/module/nvidia");
+    if (!driver && !sys.isLive() && !sys.exists("/dev/kmsg")) {
+      r.status = Status::kAbsent;
+      r.message = "no NVIDIA driver: no kernel module, so no Xid to read";
+      return r;
+    }
+    std::map<std::tuple<std::string, bool, int>, XidSeen> seen;  // (PCI address, SXid, code), in address order
+    const KernelLogRead log = readKernelLog(path, [&](std::string_view line) {
+      auto x = parseXidLine(line);
+      if (!x) return;
+      XidSeen& s = seen[{x->pci, x->sxid, x->code}];
+      if (s.count++ == 0) {
+        s.xid = *x;
+        s.first = clipXidLine(line);
+      }
+      s.last = clipXidLine(line);
+    });
+    addEvidence(r, "kernel log records", log.opened ? Json(log.records) : Json(log.error), "/dev/kmsg");
+    if (!driver && seen.empty()) {
+      r.status = Status::kAbsent;
+      r.message = "no NVIDIA driver (no /sys/module/nvidia) and no Xid in the kernel log";
+      return r;
+    }
+    if (!log.opened) {
+      r.status = sys.isLive() ? Status::kWarn : Status::kAbsent;
+      r.message = sys.isLive() ? fmt::format("the kernel log cannot be read ({}: {}), so Xid errors are not looked at",
+                                             path, log.error)
+                               : "the captured tree holds no kernel log (ROOT/dev/kmsg)";
+      if (sys.isLive())
+        r.remedy = "run the check as root (the kernel's dmesg_restrict hides /dev/kmsg from other users)";
+      return r;
+    }
+    Findings f;
+    std::vector<std::string> informational;
+    for (const auto& [key, s] : seen) {
+      const auto entry = s.xid.sxid ? std::nullopt : findXid(s.xid.code);
+      const XidClass cls = classify(entry);
+      const std::string remedy = xidRemedy(cls, entry, s.xid.pci);
+      Json row{{"pci", s.xid.pci},
+               {"xid", xidName(s.xid)},
+               {"count", s.count},
+               {"class", toString(cls)},
+               {"first", s.first},
+               {"last", s.last},
+               {"remedy", jsonOrNull(remedy)}};
+      if (entry) {
+        row["mnemonic"] = entry->mnemonic;
+        row["meaning"] = entry->description;
+        row["nvidia_action"] = entry->immediate;
+        row["nvidia_investigation"] = entry->investigatory;
+      }
+      r.rows.push_back(std::move(row));
+      const std::string what =
+          fmt::format("{}{} on GPU {}{}", xidName(s.xid), entry ? " (" + entry->description + ")" : "", s.xid.pci,
+                      s.count > 1 ? fmt::format(", {} times", s.count) : "");
+      if (cls == XidClass::kInformational)
+        informational.push_back(what);
+      else
+        f.add(statusOf(cls), fmt::format("{}: {}", toString(cls), what), remedy);
+    }
+    r.metrics["kernel_log_records"] = log.records;
+    r.metrics["xid_kinds"] = static_cast<int>(seen.size());
+    std::string pass = fmt::format("no Xid in the {} records the kernel log holds", log.records);
+    if (!informational.empty())
+      pass = fmt::format("no Xid that needs action in the {} records the kernel log holds; informational: {}",
+                         log.records, fmt::join(informational, "; "));
+    f.apply(r, pass);
+    return r;
+  }
+};
+
+PF_REGISTER_PROBE(GpuXidProbe, "gpu_xid");
+
+}  // namespace
+}  // namespace pf::probes
