@@ -67,9 +67,9 @@ Result flappingResult(const std::vector<RunRecord>& runs, const HistoryOptions& 
     r.message = fmt::format("no node failed {} of its last {} checks", o.failedK, o.failedN);
   } else {
     r.status = Status::kWarn;
-    r.message = fmt::format("{} failed at least {} of their last {} checks: {}",
-                            counted(static_cast<long long>(named.size()), "node"), o.failedK, o.failedN,
-                            fmt::join(named, ", "));
+    r.message = fmt::format("{} failed at least {} of {} last {} checks: {}",
+                            counted(static_cast<long long>(named.size()), "node"), o.failedK,
+                            named.size() == 1 ? "its" : "their", o.failedN, fmt::join(named, ", "));
     r.remedy = "drain the node and read its findings run by run (preflight history FILE --node HOST)";
     r.params["hosts"] = named;
   }
