@@ -159,7 +159,12 @@ RunReport historyReport(const std::vector<RunRecord>& runs, const HistoryOptions
   }
   RunReport report;
   report.context.command = "history";
-  report.context.node_count = 0;
+  // The nodes the history names (at least 1, as every document's node_count).
+  std::vector<std::string> hosts;
+  for (const RunRecord& run : runs)
+    for (const NodeRecord& n : run.nodes)
+      if (std::find(hosts.begin(), hosts.end(), n.host) == hosts.end()) hosts.push_back(n.host);
+  report.context.node_count = std::max<int>(1, static_cast<int>(hosts.size()));
   report.results.push_back(runsResult(runs, options.lastRuns));
   report.results.push_back(flappingResult(runs, options));
   report.results.push_back(regressionsResult(runs, options));

@@ -7,6 +7,7 @@
 #include "history_charts.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace pf::reports::charts {
 namespace {
@@ -45,6 +46,8 @@ std::vector<Chart> historyCharts(const Result& bandwidth) {
   for (Chart* c : {&pairs, &allreduce}) {
     if (c->series.empty()) continue;
     fitAxes(*c);
+    // Runs are whole numbers: a tick at run 2.5 would name no run.
+    std::erase_if(c->x.ticks, [](const Tick& t) { return t.value != std::floor(t.value); });
     out.push_back(std::move(*c));
   }
   return out;

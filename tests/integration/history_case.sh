@@ -66,6 +66,7 @@ timeout 60 "$PF_BIN" history "$db" --strict > /dev/null
 timeout 60 "$PF_BIN" history "$db" --node "$host" --format html --output "$work/h.html" --json "$work/h.json" \
   > /dev/null || fail "history --node --format html"
 grep -q 'id="history.allreduce"' "$work/h.html" || fail "the HTML has no all-reduce chart"
+"$PF_PYTHON" "$PF_VALIDATE" "$PF_SCHEMA" "$work/h.json" || fail "schema validation of the history document"
 python3 - "$work/h.json" "$host" <<'PY' || fail "the history document"
 import json, sys
 doc = json.load(open(sys.argv[1]))

@@ -95,6 +95,7 @@ TEST(HistoryReport, DocumentAndTerminalView) {
   const RunReport doc = historyReport(runs, o);
   ASSERT_EQ(doc.results.size(), 4u);
   EXPECT_EQ(doc.context.command, "history");
+  EXPECT_EQ(doc.context.node_count, 4);
   EXPECT_EQ(doc.results[0].key, "history.runs");
   EXPECT_EQ(doc.results[1].params["hosts"], Json::array({"n1", "n4"}));
   EXPECT_EQ(doc.results[0].rows.size(), 2u);
@@ -133,6 +134,9 @@ TEST(HistoryReport, ChartOfEachNodesBandwidthByRun) {
   EXPECT_DOUBLE_EQ(charts[0].series[0].points[2].x, 3);
   EXPECT_DOUBLE_EQ(charts[0].series[0].points[2].y, 12);
   EXPECT_TRUE(charts[0].y.fitted());
+  std::vector<double> ticks;
+  for (const auto& t : charts[0].x.ticks) ticks.push_back(t.value);
+  EXPECT_EQ(ticks, (std::vector<double>{1, 2, 3}));  // whole runs only
 }
 
 }  // namespace
