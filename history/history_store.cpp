@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <map>
@@ -290,6 +291,11 @@ void checkHistoryFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0) {
     (void)Store::open(path, Store::Mode::kRead);
+    if (::access(path.c_str(), W_OK) != 0)
+      throw UsageError(
+          fmt::format("history file '{}' cannot be written (permissions); give a file this user can "
+                      "write",
+                      path));
     return;
   }
   checkWritable(path);

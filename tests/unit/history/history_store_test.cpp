@@ -136,5 +136,23 @@ TEST_F(HistoryStore, RefusesFilesThatAreNotAPreflightHistory) {
   EXPECT_FALSE(fs::exists(path("fresh.db")));  // checked, not created
 }
 
+TEST_F(HistoryStore, RecordCheckWarnsInsteadOfThrowing) {
+  // After the verdict a check only warns: the exit code stays the verdict's (docs/check.md, "History").
+  RunReport doc;
+  doc.context.command = "check";
+  doc.context.hostname = "solo";
+  const std::string text = path("notes.txt");
+  std::ofstream(text) << "not a history\n";
+  EXPECT_EQ(recordCheck(text, doc), 0);
+  EXPECT_EQ(std::ifstream(text).get(), 'n');
+  const std::string f = path("h.db");
+  EXPECT_EQ(recordCheck(f, doc), 1);
+  EXPECT_EQ(recordCheck(f, doc), 2);
+  const auto runs = Store::open(f, Store::Mode::kRead)->runs();
+  ASSERT_EQ(runs.size(), 2u);
+  ASSERT_EQ(runs[1].nodes.size(), 1u);
+  EXPECT_EQ(runs[1].nodes[0].host, "solo");
+}
+
 }  // namespace
 }  // namespace pf::history
