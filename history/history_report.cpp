@@ -130,7 +130,7 @@ Result bandwidthResult(const std::vector<RunRecord>& runs, const std::string& no
 // One node's findings run by run, including the links it is part of.
 Result nodeFindingsResult(const std::vector<RunRecord>& runs, const std::string& node) {
   Result r = historyResult("history.node_findings");
-  r.host = node;
+  r.params["node"] = node;
   for (const RunRecord& run : runs)
     for (const FindingRecord& f : run.findings) {
       const std::string padded = "," + f.host + ",";

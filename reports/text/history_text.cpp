@@ -61,8 +61,9 @@ std::string bandwidthTable(const Result& r) {
 std::string findingsTable(const Result& r) {
   std::string s;
   for (const Json& row : r.rows)
-    s += fmt::format("{:>5}  {:<24} {:<7} {:<28} {}: {}\n", text(row, "run"), text(row, "started"), text(row, "status"),
-                     text(row, "check"), text(row, "hosts"), text(row, "message"));
+    // The message names the node itself (every finding names the hosts it is about).
+    s += fmt::format("{:>5}  {:<24} {:<7} {:<28} {}\n", text(row, "run"), text(row, "started"), text(row, "status"),
+                     text(row, "check"), text(row, "message"));
   return s;
 }
 

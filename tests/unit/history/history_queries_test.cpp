@@ -113,8 +113,17 @@ TEST(HistoryReport, DocumentAndTerminalView) {
                               "checks: n1, n4\n"));
 
   o.node = "n3";
+  runs[0].findings.push_back({"n3", "check.probe.profile", F, "n3: GPUs: count 7, the profile wants at least 8", ""});
+  runs[1].findings.push_back({"n1,n3", "check.pairs.link", W, "n1-n3: 40% of expected", ""});
+  runs[1].findings.push_back({"n33", "check.probe.gpu", W, "n33: not n3", ""});
   const RunReport one = historyReport(runs, o);
   ASSERT_EQ(one.results.size(), 5u);
+  EXPECT_EQ(one.results[4].key, "history.node_findings");
+  ASSERT_EQ(one.results[4].rows.size(), 2u);  // its own and its link's, not n33's
+  EXPECT_EQ(one.results[4].rows[1]["hosts"], "n1,n3");
+  EXPECT_THAT(
+      reports::renderDocument("table", one),
+      HasSubstr("    2  2026-12-02T00:00:00Z     warn    check.pairs.link             n1-n3: 40% of expected\n"));
   EXPECT_EQ(one.results[3].rows.size(), 6u);
   EXPECT_EQ(one.results[3].rows[5]["verdict"], "warn");
   o.node = "n9";
