@@ -288,38 +288,6 @@ class ViewerTest : public QObject {
     QCOMPARE(marked, 2);  // the level chart and the change chart
   }
 
-  void historyTabDrawsEachNodesBandwidthByRun() {
-    // A `preflight history` document (history/history_report.hpp): its history.bandwidth rows become the History
-    // tab's chart, one line per node, at the runs it was measured in.
-    QTemporaryDir tmp;
-    RunReport doc;
-    doc.context.command = "history";
-    Result bw;
-    bw.key = "history.bandwidth";
-    bw.kind = Kind::kCheck;
-    for (int run = 1; run <= 3; ++run)
-      for (const std::string host : {"node0", "node1"})
-        bw.rows.push_back({{"run", run},
-                           {"started", "2026-12-02T05:00:00Z"},
-                           {"host", host},
-                           {"verdict", "pass"},
-                           {"pair_median_gbps", host == "node0" ? 10.0 * run : 5.0},
-                           {"allreduce_busbw_gbps", nullptr}});
-    doc.results.push_back(bw);
-    const QString path = tmp.filePath("history.json");
-    writeReport(doc, path.toStdString());
-    MainWindow w(false);
-    QVERIFY(w.openFiles({path}).isEmpty());
-    auto* panel = qobject_cast<ChartPanel*>(w.tab("History"));
-    QVERIFY(panel);
-    QCOMPARE(static_cast<int>(panel->chartViews().size()), 1);  // no all-reduce figures: no second chart
-    const DrawnChart c = panel->chartViews().front()->describe();
-    const DrawnSeries* node0 = findSeries(c, "node0");
-    QVERIFY(node0 && findSeries(c, "node1"));
-    QCOMPARE(node0->points, 3);
-    QCOMPARE(node0->values.back(), QPointF(3, 30));
-  }
-
   void everyChartHasReadableTicksAndLegends() {
     // Every chart of every tab: no e-notation among the ticks the Qt axes hold, each legend entry once, none cut.
     MainWindow w(false);
