@@ -7,7 +7,8 @@
 #   the file       9 runs, `sqlite3 FILE 'PRAGMA integrity_check'` says ok, each run's exit code as the check's
 #   history        lists every run, names the node among those that failed 2 of their last 5 checks (as many as
 #                  sqlite3 counts), and charts its all-reduce busbw in HTML; --strict makes that exit 1
-#   bad files      a text file or a missing file: exit 2 with the reason, the text file untouched
+#   bad input      a text file, a missing file, an unwritable folder, --flapping 3/2: exit 2 with the reason, the
+#                  text file untouched
 # Usage: history_case.sh SOURCE_DIR   (env: PF_BIN)
 set -u
 src=$1
@@ -86,4 +87,8 @@ out=$(timeout 60 "$PF_BIN" check --no-pairs --history "$work/notes.txt" 2>&1)
 [[ $(cat "$work/notes.txt") == "not a database" ]] || fail "the text file was changed"
 out=$(timeout 30 "$PF_BIN" history "$work/missing.db" 2>&1)
 [[ $? -eq 2 && $out == *"does not exist"* ]] || fail "history on a missing file: $out"
+out=$(timeout 60 "$PF_BIN" check --no-pairs --history /proc/pf-history.db 2>&1)
+[[ $? -eq 2 && $out == *"cannot write '/proc/pf-history.db'"* ]] || fail "check --history in an unwritable folder: $out"
+out=$(timeout 30 "$PF_BIN" history "$db" --flapping 3/2 2>&1)
+[[ $? -eq 2 && $out == *"expected K/N with 1 <= K <= N"* ]] || fail "--flapping 3/2: $out"
 echo "PASS: 9 concurrent checks recorded, $host failed $last5 of its last 5"
