@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 
-#include "pf/stats.hpp"
 
 namespace pf::history {
 
@@ -85,10 +84,13 @@ std::vector<Regression> regressions(const std::vector<RunRecord>& runs, double p
   std::vector<Regression> out;
   for (const std::vector<Track>* tracks : {&nodes, &pairs})
     for (const Track& t : *tracks) {
+      // Kept sorted as it grows: a median per run without sorting the whole past again (a fleet's history has
+      // thousands of pairs over thousands of runs).
       std::vector<double> earlier;
       for (const auto& [run, value] : t.values) {
         if (static_cast<int>(earlier.size()) >= minEarlier) {
-          const double med = stats::median(earlier);
+          const size_t n = earlier.size();
+          const double med = n % 2 ? earlier[n / 2] : (earlier[n / 2 - 1] + earlier[n / 2]) / 2;
           const double limit = med * (1.0 - percent / 100.0);
           if (value < limit) {
             Regression r{t.host,
@@ -106,7 +108,7 @@ std::vector<Regression> regressions(const std::vector<RunRecord>& runs, double p
             break;
           }
         }
-        earlier.push_back(value);
+        earlier.insert(std::upper_bound(earlier.begin(), earlier.end(), value), value);
       }
     }
   return out;
