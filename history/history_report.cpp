@@ -101,9 +101,9 @@ Result regressionsResult(const std::vector<RunRecord>& runs, const HistoryOption
         fmt::format("no figure fell more than {}% below its earlier median", fmt::format("{:g}", o.dropPercent));
   } else {
     r.status = Status::kWarn;
-    r.message = fmt::format("{} fell more than {}% below their earlier median: {}",
+    r.message = fmt::format("{} fell more than {}% below {} earlier median: {}",
                             counted(static_cast<long long>(named.size()), "figure"), fmt::format("{:g}", o.dropPercent),
-                            fmt::join(named, ", "));
+                            named.size() == 1 ? "its" : "their", fmt::join(named, ", "));
     r.params["hosts"] = hosts;
     r.remedy =
         "compare the run it was first seen in with the one before (preflight compare), and test the node's "
