@@ -7,7 +7,7 @@
 #   bash ci/configure_matrix.sh [EXTRA CMAKE ARGS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-components=(MPI CUDA NCCL VERBS LIBFABRIC OPENBLAS QT)
+components=(MPI CUDA NCCL VERBS LIBFABRIC OPENBLAS QT SQLITE)
 scratch=$(mktemp -d /tmp/pf-configure-matrix.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
 all_off=()

@@ -23,6 +23,7 @@ packages=(
   libfmt-dev nlohmann-json3-dev libcli11-dev
   libcpptoml-dev                      # check: the threshold file's TOML reader (header only)
   zlib1g-dev libzstd-dev              # doctor: reads .gz and .zst logs, decompressed while streaming
+  libsqlite3-dev                      # check --history and `preflight history`: the history file (PF_WITH_SQLITE)
 )
 if ((test_set)); then
   packages+=(

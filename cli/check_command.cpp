@@ -15,6 +15,7 @@
 #include "baseline.hpp"
 #include "command.hpp"
 #include "gate_cli.hpp"
+#include "history_store.hpp"
 #include "launch.hpp"
 #include "pair_engine.hpp"
 #include "pairs_phase.hpp"
@@ -54,6 +55,9 @@ class CheckCommand final : public Command {
                    "run DCGM's diagnostic (dcgmi diag -r LEVEL, 1-4) on every node; failures become findings");
     app.add_flag("--no-allreduce", noAllReduce_, "skip the all-reduce phase");
     app.add_flag("--no-pairs", noPairs_, "skip the pair matrix");
+    app.add_option("--history", historyPath_,
+                   "append this run (verdict, findings, figures per node) to an SQLite history file; read it with "
+                   "`preflight history FILE` (docs/history.md)");
     gate_.addOptions(app,
                      "earlier result document of `preflight check`: fail when a pair or a bandwidth-bound "
                      "all-reduce size lost more than baseline.regression_percent (default 20%)");
@@ -92,6 +96,7 @@ class CheckCommand final : public Command {
       throw UsageError("--no-probes excludes --profile and --sysfs-root: they are read by the probe phase");
     if (!profilePath_.empty()) probeInput_.profile = check::loadCheckProfile(profilePath_);
     check::validateDcgmLevel(probeInput_.dcgmLevel, noProbes_);
+    if (!historyPath_.empty() && writesOutputs()) history::checkHistoryFile(historyPath_);
     return runOnRanks("check", inv, gate_.common, [&](Bootstrap& boot, const LauncherEnv& launcher) {
       return gate(boot, launcher, engine.get(), inv);
     });
@@ -187,6 +192,7 @@ class CheckCommand final : public Command {
     if (boot.rank() == 0) {
       stream();
       out.end(report);
+      if (!historyPath_.empty()) history::recordCheck(historyPath_, report);  // a failure warns, never changes exit
     }
     boot.barrier();  // keep every rank alive until rank 0 has written (mpirun ends the job on a non-zero exit)
     return report.exit_code;
@@ -215,7 +221,7 @@ class CheckCommand final : public Command {
   }
 
   bool quick_ = false, noProbes_ = false, noAllReduce_ = false, noPairs_ = false;
-  std::string engine_ = "mpi", profilePath_;
+  std::string engine_ = "mpi", profilePath_, historyPath_;
   check::ProbeInput probeInput_;
   check::PairOptions pairOpts_;
   collectives::SweepOptions sweepOpts_;

@@ -89,3 +89,9 @@ if(PF_WITH_QT STREQUAL "OFF")
 elseif(NOT PF_HAVE_QT)
   pf_not_built("preflight-viewer" "Qt 6 Widgets/Charts not found: apt-get install qt6-base-dev qt6-charts-dev")
 endif()
+
+# --- SQLite (the check history: `check --history FILE`, `preflight history FILE`) ------------------------------
+if(NOT PF_WITH_SQLITE STREQUAL "OFF")
+  find_package(SQLite3 QUIET)
+endif()
+pf_resolve(SQLITE SQLite3_FOUND "Install SQLite: apt-get install libsqlite3-dev.")

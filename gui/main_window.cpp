@@ -84,12 +84,15 @@ void MainWindow::rebuild() {
   }
   const std::vector<Document>& docs = docs_.documents();
   const auto charts = overlayCharts(docs);
-  // A tab only for what the documents hold, in the order a person asks: scaling, sweeps, comparisons, pairs, checks.
+  // A tab only for what the documents hold, in the order a person asks: scaling, sweeps, comparisons, history, pairs,
+  // checks.
   if (!chartsWithPrefix(charts, "scale.").empty()) tabs_->addTab(new ScalingView(charts, docs, dark_), tr("Scaling"));
   if (!chartsWithPrefix(charts, "sweep.").empty())
     tabs_->addTab(new ChartPanel(chartsWithPrefix(charts, "sweep."), dark_), tr("Sweeps"));
   if (!chartsWithPrefix(charts, "compare.").empty())
     tabs_->addTab(new ChartPanel(chartsWithPrefix(charts, "compare."), dark_), tr("Comparison"));
+  if (!chartsWithPrefix(charts, "history.").empty())
+    tabs_->addTab(new ChartPanel(chartsWithPrefix(charts, "history."), dark_), tr("History"));
   if (hasPairs(docs)) tabs_->addTab(new PairsView(docs), tr("Pairs"));
   if (hasFindings(docs)) tabs_->addTab(new CheckView(docs), tr("Check/Probes"));
   if (tabs_->count() == 0) {

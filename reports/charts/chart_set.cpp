@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "chart_model.hpp"
+#include "history_charts.hpp"
 #include "pf/sweep_row.hpp"
 
 namespace pf::reports::charts {
@@ -44,6 +45,9 @@ ChartSet chartsFor(const RunReport& report) {
       set.charts.insert(set.charts.end(), c.begin(), c.end());
     } else if (r.kind == Kind::kScale) {
       auto c = scaleCharts(r);
+      set.charts.insert(set.charts.end(), c.begin(), c.end());
+    } else if (r.key == "history.bandwidth") {
+      auto c = historyCharts(r);
       set.charts.insert(set.charts.end(), c.begin(), c.end());
     } else if (r.kind == Kind::kPairs && !r.rows.empty()) {
       set.heatmaps.push_back(pairHeatmap(r));
