@@ -140,7 +140,7 @@ pf_cluster_slow() {
 # pf_cluster_slow_rail NODE RAIL RATE: the same token bucket on one rail of one node only.
 pf_cluster_slow_rail() {
   local i=$1 r=$2 rate=$3 host
-  host=$([ "$r" = 0 ] && pf_veth "$i" || pf_rail_veth "$i" "$r")
+  if [ "$r" = 0 ]; then host=$(pf_veth "$i"); else host=$(pf_rail_veth "$i" "$r"); fi
   tc qdisc replace dev "$host" root tbf rate "$rate" burst 256kb latency 50ms || return 1
   ip netns exec "$(pf_ns "$i")" tc qdisc replace dev "$(pf_rail_if "$i" "$r")" root tbf rate "$rate" burst 256kb \
     latency 50ms || return 1
