@@ -12,7 +12,8 @@
 #                    the net probe; skips with the reason when this build has none)
 #   quick_time       median of 5 `check --quick` runs on 4 nodes under 10 s
 #   cleanup          a case that fails half-way still leaves no namespace, veth or bridge behind
-#   check.rails      4 nodes x 4 rails (PF_RAILS): healthy, check --rails passes with 24 rows (PF_REPEAT times);
+#   check.rails      4 nodes x 4 rails (PF_RAILS): healthy, check --rails passes with 24 rows (PF_REPEAT times;
+#                    PF_HOG_NODE=i: with busy loops in node i, as contention_case.sh hog_one);
 #                    then one rail of one random node slowed: exit 1 naming that node and that rail's interface
 # Environment (from CMake): PF_BIN, PF_SCHEMA, PF_VALIDATE, PF_PYTHON.
 # Prints PASS at the end; any "FAIL:" line fails the test; exit 77 = skipped.
@@ -182,6 +183,14 @@ WEOF
     rails=eth0,rail1,rail2,rail3
     pf_cluster_up 4 || fail "cannot create the cluster"
     trap cleanup_all EXIT
+    if [ -n "${PF_HOG_NODE:-}" ]; then  # the healthy runs under contention_case.sh's hog_one load: busy loops in a node
+      hogs=()
+      for _ in $(seq "$(nproc)"); do
+        pf_cluster_exec "$PF_HOG_NODE" timeout 600 bash -c 'while :; do :; done' &
+        hogs+=($!)
+      done
+      trap 'kill "${hogs[@]}" 2>/dev/null; cleanup_all' EXIT
+    fi
     for ((k = 1; k <= ${PF_REPEAT:-1}; k++)); do
       run_check "$WORK/h" --quick --rails "$rails"; rc=$?
       [ $rc = 0 ] || fail "healthy 4 rails, run $k: exit $rc, expected 0"
@@ -203,7 +212,7 @@ PYEOF
     pf_cluster_slow_rail "$node" "$rail" 200mbit || fail "tc tbf failed"
     run_check "$WORK/s" --quick --rails "$rails"; rc=$?
     [ $rc = 1 ] || fail "rail $rail of node$node slowed: exit $rc, expected 1"
-    "$PY" "$PF_VALIDATE" "$PF_SCHEMA" "$WORK/s.json" || fail "schema"
+    validate_all "$WORK/s"
     grep -q "failing: node$node\$" "$WORK/s.out" || fail "the summary does not name node$node (alone) as failing"
     "$PY" - "$WORK/s.json" "$node" "$(pf_rail_if "$node" "$rail")" "$rail" <<'PYEOF' || fail "slow rail document content"
 import json, sys
