@@ -166,7 +166,8 @@ class CheckCommand final : public Command {
       phase.reset();
       engine->init(boot, launcher);
       if (railSpec_.several()) {
-        auto railFindings = check::setUpRails(*engine, boot, hosts, railSpec_, probeInput_.root);
+        // The live node's ports: the bytes go over them, whatever tree --sysfs-root gave the probes.
+        auto railFindings = check::setUpRails(*engine, boot, hosts, railSpec_, "/");
         findings.insert(findings.end(), railFindings.begin(), railFindings.end());
       }
       report.context.extra["engine"] = engine->info();
