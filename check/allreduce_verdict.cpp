@@ -14,6 +14,41 @@ double bandwidthBoundBytes(const Expectation& e, const AllReduceLimits& l) {
   return l.bandwidthBoundFactor * (*e.bwGbps * 1e9) * (*e.latUs * 1e-6);
 }
 
+AllReduceSizes allReduceSizes(const std::optional<double>& linkGbps, const AllReduceLimits& l, bool quick) {
+  AllReduceSizes s;
+  // The grid from 8 B = 2^3: full steps x16 reach 2^(3+4k), quick's 3 sizes 8 B, 2^(3+m), 2^(3+2m).
+  const int stepBits = quick ? 2 : 4;
+  double target = 0;
+  if (linkGbps && *linkGbps > 0) target = l.bandwidthBoundFactor * (*linkGbps * 1e9) * (kRdmaLatencyUs * 1e-6);
+  int bits = 19;  // 512 KiB, the largest size without a link rate
+  while ((uint64_t{1} << bits) < target && (uint64_t{1} << (bits + stepBits)) <= kMaxAllReduceBytes) bits += stepBits;
+  s.maxBytes = uint64_t{1} << bits;
+  s.stepFactor = quick ? uint64_t{1} << ((bits - 3) / 2) : 16;
+  if (target <= 0)
+    s.why = "no link rate known: 512 KiB";
+  else
+    s.why =
+        fmt::format("{} x the bandwidth-delay product of {:.1f} GB/s links at {:g} us = {}, on the size grid{}",
+                    l.bandwidthBoundFactor, *linkGbps, kRdmaLatencyUs, Bytes{static_cast<uint64_t>(target)},
+                    static_cast<double>(s.maxBytes) < target ? fmt::format(" (capped at {})", Bytes{s.maxBytes}) : "");
+  return s;
+}
+
+AllReduceSizes agreeAllReduceSizes(Bootstrap& boot, const std::vector<NodeLinks>& links, const AllReduceLimits& l,
+                                   bool quick) {
+  std::string mine;
+  if (boot.rank() == 0) {
+    const AllReduceSizes s = allReduceSizes(expectFromLinks(links, 1), l, quick);
+    mine = Json{{"max", s.maxBytes}, {"step", s.stepFactor}, {"why", s.why}}.dump();
+  }
+  const Json j = Json::parse(boot.allGather(mine).at(0));
+  AllReduceSizes s;
+  s.maxBytes = j.at("max").get<uint64_t>();
+  s.stepFactor = j.at("step").get<uint64_t>();
+  s.why = j.at("why").get<std::string>();
+  return s;
+}
+
 namespace {
 std::string rowName(const SweepRow& r) {
   return fmt::format("all_reduce {} {} {}", Bytes{r.size_bytes}, r.dtype,

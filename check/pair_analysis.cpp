@@ -225,4 +225,56 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
   return a;
 }
 
+namespace {
+
+// Names the rail in a finding from one rail's analysis: its index, and each named node's NIC on it.
+void labelRail(Finding& f, int rail, const std::vector<PairRow>& railRows) {
+  std::vector<std::string> nics;
+  for (const std::string& host : f.hosts)
+    for (const PairRow& r : railRows)
+      if (r.host_a == host || r.host_b == host) {
+        const std::string& nic = r.host_a == host ? r.nic_a : r.nic_b;
+        nics.push_back(host + " " + nic);
+        f.evidence.push_back({"NIC on rail " + std::to_string(rail), nic, "", "node " + host});
+        break;
+      }
+  f.message = fmt::format("rail {} ({}): {}", rail, fmt::join(nics, ", "), f.message);
+  f.remedy = fmt::format(
+      "the slow rail is {}: check that NIC's cable, transceiver and switch port (ethtool -S, "
+      "perfquery, ibdiagnet); {}",
+      fmt::join(nics, " and "), f.remedy);
+}
+
+}  // namespace
+
+PairAnalysis analyzePairsByRail(std::vector<PairRow>& rows, const NodeMap& nodes, const PairLimits& limits,
+                                const std::optional<double>& topologyGbps, const std::string& topologySource,
+                                const std::optional<Expectation>& majority) {
+  std::set<int> rails;
+  for (const PairRow& r : rows)
+    if (r.rail >= 0) rails.insert(r.rail);
+  if (rails.empty()) return analyzePairs(rows, nodes, limits, topologyGbps, topologySource, majority);
+  // One expectation for every rail: a rail is slow against its peers, and a rail slow on every node still shows.
+  const Expectation pooled =
+      majority ? *majority : expectFromMajority(rows, nodes.nodeCount(), limits.bwFailFraction, limits.latFailFactor);
+  PairAnalysis a = analyzePairs(rows, nodes, limits, topologyGbps, topologySource, pooled);
+  // The rows' verdicts stand (one expectation, the same limits); the culprits are found rail by rail.
+  std::vector<Finding> runWide;
+  for (Finding& f : a.findings)
+    if (f.check == "pairs.fabric") runWide.push_back(std::move(f));
+  a.findings = std::move(runWide);
+  for (int rail : rails) {
+    std::vector<PairRow> railRows;
+    for (const PairRow& r : rows)
+      if (r.rail == rail) railRows.push_back(r);
+    PairAnalysis ra = analyzePairs(railRows, nodes, limits, topologyGbps, topologySource, pooled);
+    for (Finding& f : ra.findings) {
+      if (f.check == "pairs.fabric") continue;
+      labelRail(f, rail, railRows);
+      a.findings.push_back(std::move(f));
+    }
+  }
+  return a;
+}
+
 }  // namespace pf::check

@@ -42,4 +42,12 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
                           const std::string& topologySource = "",
                           const std::optional<Expectation>& majority = std::nullopt);
 
+/// analyzePairs for rows of several rails (check --rails): every pair judged against one expectation pooled over
+/// all rails (`majority`, or taken from all rows), the culprits attributed rail by rail, so a rail slow on one node
+/// names that node and its NIC on the rail; rows without rails are analyzePairs' alone.
+PairAnalysis analyzePairsByRail(std::vector<PairRow>& rows, const NodeMap& nodes, const PairLimits& limits,
+                                const std::optional<double>& topologyGbps = std::nullopt,
+                                const std::string& topologySource = "",
+                                const std::optional<Expectation>& majority = std::nullopt);
+
 }  // namespace pf::check

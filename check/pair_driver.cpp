@@ -33,9 +33,11 @@ PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, con
     boot.idleBarrier();
     Timer roundClock;
     const int partner = partnerIn(rounds[r], myNode);
-    if (leader && partner >= 0) {
+    // With several rails the pair measures each in turn, NIC i against NIC i, within the same round.
+    for (int rail = 0; leader && partner >= 0 && rail < std::max(1, engine.railCount()); ++rail) {
       const bool initiator = myNode < partner;
       const int peerRank = m.leader[static_cast<size_t>(partner)];
+      if (engine.railCount() > 0) engine.selectRail(rail);
       Timer pairClock;
       PairSample s = measurePair(engine, peerRank, initiator, opts);
       if (initiator) {
@@ -54,6 +56,11 @@ PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, con
         row.bw_b_to_a_gbps = s.bwInGbps;
         row.lat_us = s.latUs;
         row.seconds = pairClock.seconds();
+        if (engine.railCount() > 0) {
+          row.rail = rail;
+          row.nic_a = engine.railNic(me, rail);
+          row.nic_b = engine.railNic(peerRank, rail);
+        }
         mine.push_back(toJson(row));
       }
     }
@@ -65,7 +72,7 @@ PairRun runRounds(PairEngine& engine, Bootstrap& boot, const NodeMap& nodes, con
   for (const std::string& part : boot.allGather(mine.dump()))
     for (const Json& j : Json::parse(part)) run.rows.push_back(pairRowFromJson(j));
   std::sort(run.rows.begin(), run.rows.end(), [](const PairRow& x, const PairRow& y) {
-    return x.round != y.round ? x.round < y.round : x.node_a < y.node_a;
+    return x.round != y.round ? x.round < y.round : x.node_a != y.node_a ? x.node_a < y.node_a : x.rail < y.rail;
   });
   run.seconds = total.seconds();
   return run;

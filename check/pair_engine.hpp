@@ -16,9 +16,11 @@
 #include <string>
 
 #include "pf/bootstrap.hpp"
+#include "pf/error.hpp"
 #include "pf/launcher_env.hpp"
 #include "pf/registry.hpp"
 #include "pf/result.hpp"
+#include "rails.hpp"
 
 namespace pf::check {
 
@@ -58,6 +60,22 @@ class PairEngine : public Registered {
   virtual void init(Bootstrap& boot, const LauncherEnv& env) = 0;
   /// Library and device description for the result document.
   virtual Json info() const = 0;
+
+  // Every rail (rails.hpp). An engine that can send over one chosen NIC drives each of the plan's rails in turn;
+  // until useRails is called, or after a plan with no rails, it uses its one default path (railCount() 0).
+
+  /// True when useRails can work (checked before any rank starts).
+  virtual bool canDriveRails() const { return false; }
+  /// From now on, pairs run once per rail of `plan` (a collective call, after init).
+  /// @throws UsageError when this engine cannot choose the NIC a message leaves by
+  virtual void useRails(Bootstrap&, const RailPlan&) {
+    throw UsageError("the " + key() + " pair engine cannot drive one rail at a time: drop --rails");
+  }
+  virtual int railCount() const { return 0; }
+  /// The rail the next prepare() and messages use, 0 <= rail < railCount().
+  virtual void selectRail(int) {}
+  /// The NIC `rank` uses on `rail`, as its node named it ("mlx5_2 port 1 (ib2)").
+  virtual std::string railNic(int, int) const { return ""; }
 
   // The transport. `peer` is the other rank of the pair (a world rank); both ranks of a pair make matching
   // calls in the same order, so a receive always knows the size of the message it gets.

@@ -56,7 +56,7 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
       parts.push_back(fmt::format("{} {} Gbit/s", l.host, fmt::join(l.portRatesGbit, "+")));
     topoSource = fmt::format("{} port(s) per node of the slowest node ({})", portsUsed, fmt::join(parts, ", "));
   }
-  p.analysis = analyzePairs(run.rows, run.nodes, limits.pairs, topo, topoSource, majority);
+  p.analysis = analyzePairsByRail(run.rows, run.nodes, limits.pairs, topo, topoSource, majority);
   attributeContention(p.analysis, run.rows, cpu);
   p.cpu = cpu;
   const PairAnalysis& a = p.analysis;
@@ -90,9 +90,16 @@ PairsPhase analyzePairRun(PairRun run, const PairOptions& opts, const std::strin
   // The rounds as the summary counts them: the tournament's, then any run again for suspects.
   const std::string rounds =
       pairRoundsText(r.metrics["rounds"].get<long long>(), r.metrics["confirmation_rounds"].get<long long>());
+  // With several rails a pair has a row per rail: "6 pairs on 4 rails".
+  std::set<int> rails;
+  for (const PairRow& row : run.rows)
+    if (row.rail >= 0) rails.insert(row.rail);
+  const long long pairCount = static_cast<long long>(run.rows.size() / std::max<size_t>(1, rails.size()));
+  const std::string pairsText = counted(pairCount, "pair") +
+                                (rails.empty() ? "" : " on " + counted(static_cast<long long>(rails.size()), "rail"));
+  if (!rails.empty()) r.metrics["rails"] = rails.size();
   r.message = bad == 0 ? fmt::format("{}, {} in {}: every pair within limits (median {:.3f} GB/s, {:.1f} us)",
-                                     counted(n, "node"), counted(static_cast<long long>(run.rows.size()), "pair"),
-                                     rounds, a.medianBwGbps, a.medianLatUs)
+                                     counted(n, "node"), pairsText, rounds, a.medianBwGbps, a.medianLatUs)
                        : fmt::format("{} of {} pairs outside limits: {}", bad, run.rows.size(), fmt::join(named, "; "));
   if (!a.findings.empty()) r.remedy = a.findings.front().remedy;
   p.rows = std::move(run.rows);
@@ -154,12 +161,20 @@ class CpuWatch {
   std::string gpuWhy_;
 };
 
+// With several rails a pair has a row per rail: a pair is measured again (all its rails) once, in first-seen order.
+std::vector<std::pair<int, int>> distinctPairs(const std::vector<std::pair<int, int>>& pairs) {
+  std::vector<std::pair<int, int>> out;
+  for (const auto& p : pairs)
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  return out;
+}
+
 // Every pair outside limits: the first confirmation pass.
 std::vector<std::pair<int, int>> suspectPairs(const PairsPhase& p) {
   std::vector<std::pair<int, int>> out;
   for (const PairRow& r : p.rows)
     if (r.status == Status::kFail || r.status == Status::kWarn) out.emplace_back(r.node_a, r.node_b);
-  return out;
+  return distinctPairs(out);
 }
 
 // The pairs that still stand as link findings: the later passes. A link verdict rests on one pair's figures, all
@@ -175,7 +190,7 @@ std::vector<std::pair<int, int>> suspectLinks(const PairsPhase& p) {
           ((r.host_a == f.hosts[0] && r.host_b == f.hosts[1]) || (r.host_a == f.hosts[1] && r.host_b == f.hosts[0])))
         out.emplace_back(r.node_a, r.node_b);
   }
-  return out;
+  return distinctPairs(out);
 }
 
 // Measures `suspects` again and keeps each pair's best figures in `run`. Each suspect pair is measured alone: with
@@ -194,7 +209,7 @@ void confirm(PairEngine& engine, Bootstrap& boot, PairRun& run, const std::vecto
   PairRun again = runRounds(engine, boot, run.nodes, rounds, opts);
   for (const PairRow& a : again.rows)
     for (PairRow& r : run.rows)
-      if (r.node_a == a.node_a && r.node_b == a.node_b) {
+      if (r.node_a == a.node_a && r.node_b == a.node_b && r.rail == a.rail) {
         r.bw_a_to_b_gbps = std::max(r.bw_a_to_b_gbps, a.bw_a_to_b_gbps);
         r.bw_b_to_a_gbps = std::max(r.bw_b_to_a_gbps, a.bw_b_to_a_gbps);
         r.lat_us = std::min(r.lat_us, a.lat_us);

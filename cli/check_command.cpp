@@ -25,7 +25,9 @@
 #include "pf/timer.hpp"
 #include "pf/units.hpp"
 #include "pf/verdict.hpp"
+#include "port_counters.hpp"
 #include "probe_phase.hpp"
+#include "rails.hpp"
 #include "reporter.hpp"
 #include "sweep.hpp"
 #include "thresholds.hpp"
@@ -58,6 +60,10 @@ class CheckCommand final : public Command {
     app.add_option("--history", historyPath_,
                    "append this run (verdict, findings, figures per node) to an SQLite history file; read it with "
                    "`preflight history FILE` (docs/history.md)");
+    app.add_option("--rails", rails_,
+                   "pair test per rail, NIC i against NIC i: first (the engine's default path), all (every RDMA port), "
+                   "or interfaces/RDMA devices (ib0,ib1; mlx5_0,mlx5_1:1); mpi engine only (docs/check.md)")
+        ->capture_default_str();
     gate_.addOptions(app,
                      "earlier result document of `preflight check`: fail when a pair or a bandwidth-bound "
                      "all-reduce size lost more than baseline.regression_percent (default 20%)");
@@ -75,11 +81,7 @@ class CheckCommand final : public Command {
 
   int run(const Invocation& inv) override {
     if (quick_) pairOpts_ = check::quickPairOptions(pairOpts_);
-    sweepOpts_.minBytes = 8;
-    // quick: 8 B, 2 KiB, 512 KiB; full: 8 B to 512 KiB in x16 steps (8, 128 B, 2, 32, 512 KiB). The summary
-    // states the sizes from the rows it measured.
-    sweepOpts_.maxBytes = 512ull << 10;
-    sweepOpts_.stepFactor = quick_ ? 256 : 16;
+    // The sizes (up to bandwidth-bound on the expected fabric) are chosen in gate(), from the probes' link rates.
     sweepOpts_.iters = quick_ ? 5 : 20;
     sweepOpts_.warmup = 1;
     sweepOpts_.checkIters = 1;
@@ -88,6 +90,13 @@ class CheckCommand final : public Command {
     if (!engine && !noPairs_)
       throw UsageError(fmt::format("pair engine '{}' is not in this build: use one of {}, or --no-pairs", engine_,
                                    fmt::join(Registry<PairEngine>::instance().keys(), ", ")));
+    railSpec_ = check::parseRailSpec(rails_);
+    if (railSpec_.several() && engine && !engine->canDriveRails())
+      throw UsageError(fmt::format(
+          "--rails {}: the {} engine cannot drive one rail at a time in one launch (NCCL reads NCCL_IB_HCA once per "
+          "process); run one check per rail with NCCL_IB_HCA==mlx5_<i>, or use --engine mpi (docs/check.md, Every "
+          "rail)",
+          rails_, engine_));
     gate_.load();
     if (!probeInput_.root.empty() && !std::filesystem::is_directory(probeInput_.root))
       throw UsageError(
@@ -147,7 +156,13 @@ class CheckCommand final : public Command {
     bool haveSweep = false;
     if (!noAllReduce_) {
       phase.reset();
+      // quick: 8 B, a middle size and the largest; full: x16 steps from 8 B. The summary states the measured sizes.
+      const check::AllReduceSizes sizes = check::agreeAllReduceSizes(boot, links, limits.allreduce, quick_);
+      sweepOpts_.minBytes = sizes.minBytes;
+      sweepOpts_.maxBytes = sizes.maxBytes;
+      sweepOpts_.stepFactor = sizes.stepFactor;
       sweep = allReduce(boot, launcher);
+      sweep.params["largest_size_from"] = sizes.why;
       haveSweep = sweep.kind == Kind::kSweep && sweep.status != Status::kSkipped;
       report.phases.push_back({"allreduce", phase.seconds()});
       streamAhead(sweep);
@@ -158,9 +173,21 @@ class CheckCommand final : public Command {
     if (!noPairs_) {
       phase.reset();
       engine->init(boot, launcher);
+      if (railSpec_.several()) {
+        // The live node's ports: the bytes go over them, whatever tree --sysfs-root gave the probes.
+        auto railFindings = check::setUpRails(*engine, boot, hosts, railSpec_, "/");
+        findings.insert(findings.end(), railFindings.begin(), railFindings.end());
+      }
       report.context.extra["engine"] = engine->info();
-      pairs = check::runPairsPhase(*engine, boot, hosts, pairOpts_, limits, links, 1);
+      // The ports' error counters around the phase that loads the links (check/port_counters.hpp).
+      check::PortCounterWatch counters(boot, hosts, probeInput_.root);
+      // Rails run over TCP sockets: the RDMA ports' link rate is no expectation for them, the majority is.
+      pairs = check::runPairsPhase(*engine, boot, hosts, pairOpts_, limits,
+                                   engine->railCount() > 0 ? std::vector<check::NodeLinks>{} : links, 1);
       findings.insert(findings.end(), pairs.analysis.findings.begin(), pairs.analysis.findings.end());
+      check::PortCounterWatch::Outcome health = counters.finish();
+      report.context.extra["port_counters"] = health.summary;
+      findings.insert(findings.end(), health.findings.begin(), health.findings.end());
       report.phases.push_back({"pairs", phase.seconds()});
       streamAhead(pairs.result);
     }
@@ -221,7 +248,8 @@ class CheckCommand final : public Command {
   }
 
   bool quick_ = false, noProbes_ = false, noAllReduce_ = false, noPairs_ = false;
-  std::string engine_ = "mpi", profilePath_, historyPath_;
+  std::string engine_ = "mpi", profilePath_, historyPath_, rails_ = "first";
+  check::RailSpec railSpec_;
   check::ProbeInput probeInput_;
   check::PairOptions pairOpts_;
   collectives::SweepOptions sweepOpts_;

@@ -20,6 +20,7 @@
 #include "pf/timer.hpp"
 #include "pf/units.hpp"
 #include "pf/verdict.hpp"
+#include "rails.hpp"
 #include "reporter.hpp"
 #include "thresholds.hpp"
 #include "verdict.hpp"
@@ -48,6 +49,10 @@ class PairsCommand final : public Command {
                    "time cap of one direction's bandwidth loop, so a throttled link costs bounded time")
         ->capture_default_str();
     app.add_flag("--quick", quick_, "fewer messages: 3 bursts of 2 per direction, 20 round trips, 0.3 s cap");
+    app.add_option("--rails", rails_,
+                   "per rail, NIC i against NIC i: first (the engine's default path), all (every RDMA port), or "
+                   "interfaces/RDMA devices (ib0,ib1); mpi engine only (docs/check.md, Every rail)")
+        ->capture_default_str();
     gate_.addOptions(app,
                      "earlier result document of `preflight pairs` or `check`: fail on a drop beyond the "
                      "threshold");
@@ -75,6 +80,12 @@ class PairsCommand final : public Command {
     if (!engine)
       throw UsageError(fmt::format("pair engine '{}' is not in this build: use one of {}", engine_,
                                    fmt::join(Registry<PairEngine>::instance().keys(), ", ")));
+    railSpec_ = check::parseRailSpec(rails_);
+    if (railSpec_.several() && !engine->canDriveRails())
+      throw UsageError(
+          fmt::format("--rails {}: the {} engine cannot drive one rail at a time in one launch; use "
+                      "--engine mpi (docs/check.md, Every rail)",
+                      rails_, engine_));
     gate_.load();
     return runOnRanks("pairs", inv, gate_.common, [&](Bootstrap& boot, const LauncherEnv& launcher) {
       return pairs(boot, launcher, *engine, inv);
@@ -93,6 +104,8 @@ class PairsCommand final : public Command {
     std::vector<std::string> hosts = boot.allGather(hostName());
     Timer phase;
     engine.init(boot, launcher);
+    std::vector<check::Finding> railFindings;
+    if (railSpec_.several()) railFindings = check::setUpRails(engine, boot, hosts, railSpec_, "/");
     report.phases.push_back({"init", phase.seconds()});
     report.context.extra["engine"] = engine.info();
     phase.reset();
@@ -106,7 +119,8 @@ class PairsCommand final : public Command {
     };
     check::PairsPhase p = check::runPairsPhase(engine, boot, hosts, opts_, gate_.limits, {}, 1, progress);
     report.phases.push_back({"pairs", phase.seconds()});
-    std::vector<check::Finding> findings = p.analysis.findings;
+    std::vector<check::Finding> findings = railFindings;
+    findings.insert(findings.end(), p.analysis.findings.begin(), p.analysis.findings.end());
     if (!gate_.baselinePath.empty()) {
       auto reg = check::compareWithBaseline(gate_.baseline, report.context, p.rows, nullptr, 0,
                                             gate_.limits.regressionPercent);
@@ -125,7 +139,8 @@ class PairsCommand final : public Command {
     return report.exit_code;
   }
 
-  std::string engine_ = "mpi", size_ = "4M";
+  std::string engine_ = "mpi", size_ = "4M", rails_ = "first";
+  check::RailSpec railSpec_;
   check::PairOptions opts_;
   bool quick_ = false;
   GateCli gate_;

@@ -67,7 +67,9 @@ class JunitReporter final : public Reporter {
       if (res.kind != Kind::kPairs) continue;
       for (const Json& j : res.rows) {
         const PairRow row = pairRowFromJson(j);
-        Case p{suite + ".pair", "pair " + row.host_a + "-" + row.host_b, toString(row.status), row.reason, ""};
+        Case p{suite + ".pair",
+               "pair " + row.host_a + "-" + row.host_b + (row.rail >= 0 ? " rail " + std::to_string(row.rail) : ""),
+               toString(row.status), row.reason, ""};
         p.detail = fmt::format("a->b {} GB/s, b->a {} GB/s, latency {} us", row.bw_a_to_b_gbps, row.bw_b_to_a_gbps,
                                row.lat_us);
         if (p.message.empty()) p.message = p.detail;

@@ -143,16 +143,21 @@ class PrometheusReporter final : public Reporter {
       hosts.insert(a);
       hosts.insert(b);
       // Base units, as Prometheus' naming rules ask (and promtool's linter checks): bytes/s and seconds.
+      // With several rails (check --rails) a pair has a series per rail: the rail label keeps them apart.
+      auto labels = [&](Labels l) {
+        if (row.rail >= 0) l.push_back({"rail", std::to_string(row.rail)});
+        return l;
+      };
       const char* help = "node-pair bandwidth of large messages, bytes per second";
-      e.add("preflight_pair_bandwidth_bytes_per_second", help, {{"command", cmd}, {"src", a}, {"dst", b}},
+      e.add("preflight_pair_bandwidth_bytes_per_second", help, labels({{"command", cmd}, {"src", a}, {"dst", b}}),
             row.bw_a_to_b_gbps * 1e9);
-      e.add("preflight_pair_bandwidth_bytes_per_second", help, {{"command", cmd}, {"src", b}, {"dst", a}},
+      e.add("preflight_pair_bandwidth_bytes_per_second", help, labels({{"command", cmd}, {"src", b}, {"dst", a}}),
             row.bw_b_to_a_gbps * 1e9);
       e.add("preflight_pair_latency_seconds", "node-pair small-message latency (half round trip), seconds",
-            {{"command", cmd}, {"node_a", a}, {"node_b", b}}, row.lat_us * 1e-6);
+            labels({{"command", cmd}, {"node_a", a}, {"node_b", b}}), row.lat_us * 1e-6);
       if (row.pct_of_expected)
         e.add("preflight_pair_expected_ratio", "pair bandwidth over the expected bandwidth (1 = as expected)",
-              {{"command", cmd}, {"node_a", a}, {"node_b", b}}, *row.pct_of_expected / 100);
+              labels({{"command", cmd}, {"node_a", a}, {"node_b", b}}), *row.pct_of_expected / 100);
     }
   }
 };

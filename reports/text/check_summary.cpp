@@ -115,12 +115,17 @@ std::string pairMatrix(const RunReport& report, const Result* pairs) {
   for (const PairRow& r : rows)
     if (!slowest || bw(r) < bw(*slowest)) slowest = &r;
   const double median = number(pairs->metrics, "median_bw_gbps").value_or(0);
-  std::string out = head + fmt::format("{} in {}", counted(static_cast<long long>(rows.size()), "pair"),
-                                       pairRoundsText(pairs->metrics.value("rounds", 0),
-                                                      pairs->metrics.value("confirmation_rounds", 0)));
+  // With several rails (check --rails) each pair has a row per rail: "6 pairs on 4 rails".
+  const long long railCount = pairs->metrics.value("rails", 0);
+  const long long pairCount = static_cast<long long>(rows.size()) / std::max(1LL, railCount);
+  std::string out =
+      head +
+      fmt::format("{}{} in {}", counted(pairCount, "pair"), railCount > 0 ? " on " + counted(railCount, "rail") : "",
+                  pairRoundsText(pairs->metrics.value("rounds", 0), pairs->metrics.value("confirmation_rounds", 0)));
   out += fmt::format(", median {:.3f} GB/s", median);
   if (slowest)
-    out += fmt::format("; slowest {}-{} {:.3f} GB/s ({:.0f}% of the median)", slowest->host_a, slowest->host_b,
+    out += fmt::format("; slowest {}-{}{} {:.3f} GB/s ({:.0f}% of the median)", slowest->host_a, slowest->host_b,
+                       slowest->rail >= 0 ? fmt::format(" on rail {} ({})", slowest->rail, slowest->nic_a) : "",
                        bw(*slowest), median > 0 ? 100 * bw(*slowest) / median : 0.0);
   out += "\n";
   for (const Evidence& e : pairs->evidence)

@@ -17,15 +17,21 @@
 namespace pf::reports {
 namespace {
 
+// With several rails (check --rails) each row is one rail of a pair: a last column names the NICs.
 std::string pairTable(const Result& pairs) {
-  std::string out = fmt::format("# {:>5} {:>16} {:>16} {:>10} {:>10} {:>9} {:>9} {:>7}\n", "round", "node_a", "node_b",
-                                "a->b GB/s", "b->a GB/s", "lat us", "% expect", "status");
+  bool rails = false;
+  for (const Json& j : pairs.rows) rails = rails || j.contains("rail");
+  std::string out =
+      fmt::format("# {:>5} {:>16} {:>16} {:>10} {:>10} {:>9} {:>9} {:>7}{}\n", "round", "node_a", "node_b", "a->b GB/s",
+                  "b->a GB/s", "lat us", "% expect", "status", rails ? "  rail" : "");
   for (const Json& j : pairs.rows) {
     PairRow r = pairRowFromJson(j);
-    out += fmt::format("  {:>5} {:>16} {:>16} {:>10.3f} {:>10.3f} {:>9.1f} {:>9} {:>7}\n", r.round, r.host_a, r.host_b,
-                       r.bw_a_to_b_gbps, r.bw_b_to_a_gbps, r.lat_us,
+    std::string rail;
+    if (r.rail >= 0) rail = fmt::format("  {} {}", r.rail, r.nic_a == r.nic_b ? r.nic_a : r.nic_a + " / " + r.nic_b);
+    out += fmt::format("  {:>5} {:>16} {:>16} {:>10.3f} {:>10.3f} {:>9.1f} {:>9} {:>7}{}\n", r.round, r.host_a,
+                       r.host_b, r.bw_a_to_b_gbps, r.bw_b_to_a_gbps, r.lat_us,
                        r.pct_of_expected ? fmt::format("{:.0f}", *r.pct_of_expected) : std::string("-"),
-                       toString(r.status));
+                       toString(r.status), rail);
   }
   return out;
 }

@@ -12,6 +12,9 @@
 #                    the net probe; skips with the reason when this build has none)
 #   quick_time       median of 5 `check --quick` runs on 4 nodes under 10 s
 #   cleanup          a case that fails half-way still leaves no namespace, veth or bridge behind
+#   check.rails      4 nodes x 4 rails (PF_RAILS): healthy, check --rails passes with 24 rows (PF_REPEAT times;
+#                    PF_HOG_NODE=i: with busy loops in node i, as contention_case.sh hog_one);
+#                    then one rail of one random node slowed: exit 1 naming that node and that rail's interface
 # Environment (from CMake): PF_BIN, PF_SCHEMA, PF_VALIDATE, PF_PYTHON.
 # Prints PASS at the end; any "FAIL:" line fails the test; exit 77 = skipped.
 source "$(dirname "$0")/cluster.sh"
@@ -172,6 +175,56 @@ WEOF
     median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
     echo "check --quick on 4 nodes, 5 runs (s): ${times[*]}; median $median"
     awk -v m="$median" 'BEGIN { exit !(m < 10) }' || fail "median $median s is not under 10 s"
+    ;;
+  check.rails)
+    PF_RAILS=4
+    node=${PF_SLOW_NODE:-$((RANDOM % 4))}
+    rail=${PF_SLOW_RAIL:-$((RANDOM % 4))}
+    rails=eth0,rail1,rail2,rail3
+    pf_cluster_up 4 || fail "cannot create the cluster"
+    trap cleanup_all EXIT
+    if [ -n "${PF_HOG_NODE:-}" ]; then  # the healthy runs under contention_case.sh's hog_one load: busy loops in a node
+      hogs=()
+      for _ in $(seq "$(nproc)"); do
+        pf_cluster_exec "$PF_HOG_NODE" timeout 600 bash -c 'while :; do :; done' &
+        hogs+=($!)
+      done
+      trap 'kill "${hogs[@]}" 2>/dev/null; cleanup_all' EXIT
+    fi
+    for ((k = 1; k <= ${PF_REPEAT:-1}; k++)); do
+      run_check "$WORK/h" --quick --rails "$rails"; rc=$?
+      [ $rc = 0 ] || fail "healthy 4 rails, run $k: exit $rc, expected 0"
+      "$PY" "$PF_VALIDATE" "$PF_SCHEMA" "$WORK/h.json" || fail "schema"
+      "$PY" - "$WORK/h.json" <<'PYEOF' || fail "healthy rails document content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["results"] if r["kind"] == "pairs"][0]["rows"]
+assert len(rows) == 24, f"{len(rows)} rows, expected 6 pairs x 4 rails"
+assert sorted({r["rail"] for r in rows}) == [0, 1, 2, 3], rows
+names = ["eth0", "rail1", "rail2", "rail3"]
+assert all(r["nic_a"] == names[r["rail"]] and r["nic_b"] == names[r["rail"]] for r in rows), rows
+assert all(r["status"] in ("pass", "warn") for r in rows), [r["reason"] for r in rows]
+assert d["context"]["extra"]["engine"]["rails"]["count"] == 4
+PYEOF
+      echo "rails: healthy run $k passed"
+    done
+    echo "slowing rail $rail ($(pf_rail_if "$node" "$rail")) of node$node to 200mbit"
+    pf_cluster_slow_rail "$node" "$rail" 200mbit || fail "tc tbf failed"
+    run_check "$WORK/s" --quick --rails "$rails"; rc=$?
+    [ $rc = 1 ] || fail "rail $rail of node$node slowed: exit $rc, expected 1"
+    validate_all "$WORK/s"
+    grep -q "failing: node$node\$" "$WORK/s.out" || fail "the summary does not name node$node (alone) as failing"
+    "$PY" - "$WORK/s.json" "$node" "$(pf_rail_if "$node" "$rail")" "$rail" <<'PYEOF' || fail "slow rail document content"
+import json, sys
+d = json.load(open(sys.argv[1])); host = "node" + sys.argv[2]; nic = sys.argv[3]; rail = int(sys.argv[4])
+f = [r for r in d["results"] if r["key"] == "check.pairs.node_bandwidth" and r["status"] == "fail"]
+assert len(f) == 1 and f[0]["host"] == host, f
+assert f[0]["message"].startswith(f"rail {rail} ({host} {nic}): {host}: 3 of its 3 pairs are slow"), f[0]["message"]
+assert f"the slow rail is {host} {nic}" in f[0]["remedy"], f[0]["remedy"]
+rows = [r for r in d["results"] if r["kind"] == "pairs"][0]["rows"]
+slow = [r for r in rows if r["status"] == "fail"]
+assert slow and all(r["rail"] == rail and host in (r["host_a"], r["host_b"]) for r in slow), slow
+PYEOF
     ;;
   cleanup)
     # A child that builds a cluster, slows a node and then fails must leave nothing behind.

@@ -10,11 +10,16 @@
 #   pf_cluster_require            exit 77 (ctest skip) with the reason when not root / no `ip netns`
 #   pf_cluster_up [N]             create N nodes (default $PF_NODES or 4); installs an EXIT trap that tears down
 #   pf_cluster_slow NODE RATE     limit node NODE's link (both directions) with tbf, e.g. `pf_cluster_slow 2 200mbit`
+#   pf_cluster_slow_rail NODE RAIL RATE   the same on one rail of a node (PF_RAILS), e.g. `pf_cluster_slow_rail 1 2 200mbit`
 #   pf_cluster_mpirun ARGS...     mpirun with one rank per node (override with PF_PPN), inside node 0; TCP only
 #                                 between all ranks unless PF_BTL says otherwise (vader,tcp,self: shared memory
 #                                 inside a node); PF_CLUSTER_NODES=k before it launches on the first k nodes only
 #   pf_cluster_exec NODE CMD...   run a command inside node NODE with its hostname
 #   pf_cluster_down               remove everything this run created (idempotent; also run by the EXIT trap)
+#
+# Rails: with PF_RAILS=k (default 1) every node has k links, each on its own bridge and private subnet: rail 0 is
+# eth0 (the launch and MPI network, ${PF_SUBNET}), rail r > 0 is interface rail<r> with ${PF_SUBNET%.*}.<r+last>.x,
+# as a multi-rail node has one NIC per rail, each on its own switch and subnet.
 #
 # Names are unique per run (prefix "pf<pid>"), so concurrent or crashed runs never collide; every test is
 # bounded by ctest's TIMEOUT and by `timeout` around each mpirun.
@@ -23,6 +28,7 @@ PF_CLUSTER_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PF_SUBNET=${PF_SUBNET:-10.77.0}         # /24 prefix; node i gets ${PF_SUBNET}.$((i+1))
 PF_ID=${PF_ID:-pf$$}                    # unique per run; interface names must stay below 16 characters
 PF_NODES=${PF_NODES:-4}
+PF_RAILS=${PF_RAILS:-1}
 PF_MPIRUN_TIMEOUT=${PF_MPIRUN_TIMEOUT:-120}
 PF_CLUSTER_NODES=0
 PF_CLUSTER_STATE=""
@@ -47,6 +53,10 @@ pf_ns() { echo "${PF_ID}n$1"; }            # namespace of node i
 pf_veth() { echo "${PF_ID}v$1"; }          # host-side veth of node i
 pf_node_addr() { echo "${PF_SUBNET}.$(($1 + 1))"; }
 pf_node_name() { echo "node$1"; }
+pf_rail_veth() { echo "${PF_ID}r$2n$1"; }   # host-side veth of node i's rail r (r > 0)
+pf_rail_bridge() { echo "${PF_ID}br$1"; }    # rail r's bridge (r > 0)
+pf_rail_if() { if [ "$2" = 0 ]; then echo eth0; else echo "rail$2"; fi; }   # node i's rail r, inside the node
+pf_rail_addr() { echo "${PF_SUBNET%.*}.$((${PF_SUBNET##*.} + $2)).$(($1 + 1))"; }
 
 # Removes what runs that died without cleaning up (SIGKILL, a crash) left: namespaces, links and node tables
 # named pf<pid>... whose pid no longer exists.
@@ -60,8 +70,8 @@ pf_cluster_reap() {
     [ -n "$pids" ] && kill -9 $pids 2>/dev/null
     ip netns del "$name" 2>/dev/null
   done
-  for name in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^pf[0-9]+(br|v[0-9]+)$'); do
-    pid=${name#pf}; pid=${pid%%[bv]*}
+  for name in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E '^pf[0-9]+(br[0-9]*|v[0-9]+|r[0-9]+n[0-9]+)$'); do
+    pid=${name#pf}; pid=${pid%%[bvr]*}
     [ -d "/proc/$pid" ] || ip link del "$name" 2>/dev/null
   done
   # The node tables of dead runs (pf_cluster_up's mktemp -d /tmp/pf<pid>.XXXXXX).
@@ -92,6 +102,18 @@ pf_cluster_up() {
     ip -n "$ns" link set lo up
     echo "$(pf_node_name "$i") $ns $(pf_node_addr "$i")" >>"$PF_CLUSTER_STATE/nodes"
   done
+  local r
+  for ((r = 1; r < PF_RAILS; r++)); do
+    ip link add "$(pf_rail_bridge "$r")" type bridge || return 1
+    ip link set "$(pf_rail_bridge "$r")" up
+    for ((i = 0; i < n; i++)); do
+      ns=$(pf_ns "$i"); veth=$(pf_rail_veth "$i" "$r")
+      ip link add "$veth" type veth peer name "$(pf_rail_if "$i" "$r")" netns "$ns" || return 1
+      ip link set "$veth" master "$(pf_rail_bridge "$r")" up
+      ip -n "$ns" addr add "$(pf_rail_addr "$i" "$r")/24" dev "$(pf_rail_if "$i" "$r")"
+      ip -n "$ns" link set "$(pf_rail_if "$i" "$r")" up
+    done
+  done
   # The rsh agent reads the node table from here (it runs in a fresh shell without our variables).
   export PF_CLUSTER_NODEMAP="$PF_CLUSTER_STATE/nodes"
   # Wait until every node answers from node 0 (the bridge needs a moment to learn the ports).
@@ -113,6 +135,15 @@ pf_cluster_slow() {
   local i=$1 rate=$2
   tc qdisc replace dev "$(pf_veth "$i")" root tbf rate "$rate" burst 256kb latency 50ms || return 1
   ip netns exec "$(pf_ns "$i")" tc qdisc replace dev eth0 root tbf rate "$rate" burst 256kb latency 50ms || return 1
+}
+
+# pf_cluster_slow_rail NODE RAIL RATE: the same token bucket on one rail of one node only.
+pf_cluster_slow_rail() {
+  local i=$1 r=$2 rate=$3 host
+  if [ "$r" = 0 ]; then host=$(pf_veth "$i"); else host=$(pf_rail_veth "$i" "$r"); fi
+  tc qdisc replace dev "$host" root tbf rate "$rate" burst 256kb latency 50ms || return 1
+  ip netns exec "$(pf_ns "$i")" tc qdisc replace dev "$(pf_rail_if "$i" "$r")" root tbf rate "$rate" burst 256kb \
+    latency 50ms || return 1
 }
 
 pf_cluster_hosts() {
@@ -151,6 +182,8 @@ pf_cluster_down() {
     ip netns del "$(pf_ns "$i")" 2>/dev/null
   done
   ip link del "${PF_ID}br" 2>/dev/null
+  local r
+  for ((r = 1; r < PF_RAILS; r++)); do ip link del "$(pf_rail_bridge "$r")" 2>/dev/null; done
   [ -n "$PF_CLUSTER_STATE" ] && rm -rf "$PF_CLUSTER_STATE"
   PF_CLUSTER_NODES=0
   PF_CLUSTER_STATE=""

@@ -25,6 +25,10 @@ struct PairRow {
   uint64_t lat_size_bytes = 8;
   double seconds = 0;    ///< wall time of this pair's test (all its measurements)
   int measurements = 1;  ///< more than 1 when a pair outside limits was measured again to confirm (the best counts)
+  // Every rail (`check --rails`): the rail index and each node's NIC on it; rail -1 (absent in JSON) when the
+  // engine drove its one default path.
+  int rail = -1;
+  std::string nic_a, nic_b;  ///< "rail2", "mlx5_2 port 1 (ib2)"
   // Filled by the analysis; null in JSON until then.
   std::optional<double> expected_gbps, pct_of_expected, expected_lat_us, bw_robust_z;
   Status status = Status::kPass;

@@ -97,5 +97,34 @@ TEST(JunitReporter, FailuresSkipsAndEscaping) {
   EXPECT_EQ(validate("junit", x), 0) << x;
 }
 
+// A check over 2 rails (check --rails): the text summary counts pairs and rails, the table names each row's NICs,
+// and the Prometheus series of one pair stay apart by a rail label (promtool rejects duplicate series).
+TEST(GateReporters, RowsOfSeveralRails) {
+  RunReport r = failingCheck();
+  Result& pairs = r.results.front();
+  pairs.rows.clear();
+  auto m = testing::makeMatrix(4, 1.5, {2});
+  for (int rail = 0; rail < 2; ++rail)
+    for (PairRow row : m.rows) {
+      row.rail = rail;
+      row.nic_a = row.nic_b = "ib" + std::to_string(rail);
+      pairs.rows.push_back(toJson(row));
+    }
+  pairs.metrics["rails"] = 2;
+  pairs.metrics["rounds"] = 3;
+  const std::string table = reports::renderDocument("table", r);
+  EXPECT_THAT(table, HasSubstr("6 pairs on 2 rails in 3 rounds"));
+  EXPECT_THAT(table, HasSubstr("slowest node1-node2 on rail 0 (ib0) 0.025 GB/s"));
+  EXPECT_THAT(table, HasSubstr("status  rail\n"));
+  EXPECT_THAT(table, HasSubstr("    pass  1 ib1\n"));
+  const std::string t = reports::renderDocument("prometheus", r);
+  EXPECT_THAT(t, HasSubstr("preflight_pair_bandwidth_bytes_per_second{command=\"check\",src=\"node0\",dst=\"node2\","
+                           "rail=\"1\"} 25000000\n"));
+  EXPECT_EQ(validate("prometheus", t), 0) << t;
+  const std::string x = reports::renderDocument("junit", r);
+  EXPECT_THAT(x, HasSubstr("name=\"pair node0-node2 rail 1\""));
+  EXPECT_EQ(validate("junit", x), 0) << x;
+}
+
 }  // namespace
 }  // namespace pf::check
