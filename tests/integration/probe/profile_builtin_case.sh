@@ -91,4 +91,19 @@ judge "$work/m" "$work/place.toml"
 has "GPU 0000:1a:00.0: NIC on its PCIe switch none below its switch 0000:18:00.0; the NICs are mlx5_1" \
   "nvidia-smi topo -m"
 grep -qF "GPU 0000:2c:00.0: NIC on its PCIe switch" "$work/out.txt" && fail "a GPU with its NIC was named"
+
+# [expect] under check: the declared figures are what the pair and all-reduce phases are held to, and the document
+# records them; derive = true with a figure is refused.
+if [[ $cmd == check ]]; then
+  printf '[expect]\npair_busbw_gbs = 12.5\nallreduce_busbw_gbs = 20\n' > "$work/expect.toml"
+  judge "$PF_FIXTURES/azure-ndv4" "$work/expect.toml"
+  "$PF_PYTHON" -c "
+import json; t = json.load(open('$work/r.json'))['context']['extra']['thresholds']
+assert t['profile_pair_busbw_gbs'] == 12.5 and t['profile_allreduce_busbw_gbs'] == 20, t" \
+    || { cat "$work/out.txt"; fail "expect not in the thresholds"; }
+  printf '[expect]\nderive = true\npair_busbw_gbs = 12.5\n' > "$work/expect.toml"
+  judge "$PF_FIXTURES/azure-ndv4" "$work/expect.toml"
+  [[ $rc -eq 2 ]] || { cat "$work/out.txt"; fail "derive with a figure: exit $rc"; }
+  has "expect.derive: derive = true excludes allreduce_busbw_gbs and pair_busbw_gbs"
+fi
 echo PASS
