@@ -42,6 +42,13 @@ class Judge {
 
 inline std::string atLeast(long long v, const char* unit = "") { return fmt::format("at least {}{}", v, unit); }
 
+/// Whether the GPU shares a bridge below the root port with the RDMA device (profile_placement.cpp).
+bool sharesPcieSwitch(const GpuFacts& g, const HcaFacts& h);
+/// Whether an RDMA device (EFA aside) sits on the GPU's NUMA node; false when the platform does not say.
+bool nicOnNumaNode(const GpuFacts& g, const NodeFacts& f);
+/// Whether an RDMA device (EFA aside) shares a PCIe switch with the GPU.
+bool nicBelowSwitch(const GpuFacts& g, const NodeFacts& f);
+
 /// GPU-NIC placement (profile_placement.cpp): [placement] gpu_nic_numa and gpu_nic_pcie_switch.
 void judgePlacement(Judge& j, const NodeFacts& f, const NodeProfile& p);
 

@@ -8,20 +8,12 @@
 // the RDMA devices the profile covers (InfiniBand and RoCE; EFA has its own probe).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "profile/profile_judge_util.hpp"
 
 namespace pf::probes::profile_detail {
 namespace {
-
-/// True when the two PCI functions share a bridge below the root port: their paths from the root port agree on
-/// at least the root port and the switch's upstream port.
-bool shareSwitch(const GpuFacts& g, const HcaFacts& h) {
-  if (g.rootComplex.empty() || g.rootComplex != h.rootComplex) return false;
-  size_t common = 0;
-  // The last element is the function itself, never a bridge.
-  while (common + 1 < g.chain.size() && common + 1 < h.chain.size() && g.chain[common] == h.chain[common]) ++common;
-  return common >= 2;
-}
 
 std::string nicList(const std::vector<const HcaFacts*>& nics, bool numa) {
   std::string out;
@@ -31,6 +23,27 @@ std::string nicList(const std::vector<const HcaFacts*>& nics, bool numa) {
 }
 
 }  // namespace
+
+/// True when the two PCI functions share a bridge below the root port: their paths from the root port agree on
+/// at least the root port and the switch's upstream port.
+bool sharesPcieSwitch(const GpuFacts& g, const HcaFacts& h) {
+  if (g.rootComplex.empty() || g.rootComplex != h.rootComplex) return false;
+  size_t common = 0;
+  // The last element is the function itself, never a bridge.
+  while (common + 1 < g.chain.size() && common + 1 < h.chain.size() && g.chain[common] == h.chain[common]) ++common;
+  return common >= 2;
+}
+
+bool nicOnNumaNode(const GpuFacts& g, const NodeFacts& f) {
+  return g.numaNode >= 0 && std::any_of(f.hcas.begin(), f.hcas.end(), [&](const HcaFacts& h) {
+           return !h.chain.empty() && h.numaNode == g.numaNode;
+         });
+}
+
+bool nicBelowSwitch(const GpuFacts& g, const NodeFacts& f) {
+  return std::any_of(f.hcas.begin(), f.hcas.end(),
+                     [&](const HcaFacts& h) { return !h.chain.empty() && sharesPcieSwitch(g, h); });
+}
 
 void judgePlacement(Judge& j, const NodeFacts& f, const NodeProfile& p) {
   if (!p.placement.gpuNicNuma && !p.placement.gpuNicPcieSwitch) return;
@@ -61,7 +74,7 @@ void judgePlacement(Judge& j, const NodeFacts& f, const NodeProfile& p) {
     if (p.placement.gpuNicPcieSwitch) {
       const HcaFacts* peer = nullptr;
       for (const HcaFacts* h : nics)
-        if (!peer && shareSwitch(g, *h)) peer = h;
+        if (!peer && sharesPcieSwitch(g, *h)) peer = h;
       j.item(peer != nullptr, part, "NIC on its PCIe switch", true, peer ? Json(peer->name) : Json(),
              "an RDMA NIC below the same PCIe switch",
              peer ? peer->name
