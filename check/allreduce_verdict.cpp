@@ -91,13 +91,17 @@ std::vector<Finding> judgeAllReduce(const Result& sweep, const Expectation& e, i
     f.evidence.push_back({"busbw, " + rowName(row), busbw, "GB/s", sweep.key});
     f.evidence.push_back({"time, " + rowName(row), time, "us", sweep.key});
     if (size >= boundAt) {
-      const double limit = l.bwWarnFraction * *e.bwGbps;
+      // A node profile's expect.allreduce_busbw_gbs replaces the pair expectation as the reference.
+      const double expected = l.declaredBusbwGbps.value_or(*e.bwGbps);
+      const double limit = l.bwWarnFraction * expected;
       if (busbw >= limit) continue;
       f.check = "allreduce.bandwidth";
-      f.message = fmt::format(
-          "all_reduce at {} (bandwidth-bound): busbw {:.3f} GB/s is below {:.0f}% of the pair "
-          "expectation {:.3f} GB/s",
-          Bytes{static_cast<uint64_t>(size)}, busbw, 100 * l.bwWarnFraction, *e.bwGbps);
+      f.message =
+          fmt::format("all_reduce at {} (bandwidth-bound): busbw {:.3f} GB/s is below {:.0f}% of {} {:.3f} GB/s",
+                      Bytes{static_cast<uint64_t>(size)}, busbw, 100 * l.bwWarnFraction,
+                      l.declaredBusbwGbps ? "the profile's all-reduce expectation (" + l.declaredSource + ")"
+                                          : std::string("the pair expectation"),
+                      expected);
     } else {
       const double limit = l.latWarnFactor * 2 * (nodes - 1) * *e.latUs;
       if (time <= limit) continue;

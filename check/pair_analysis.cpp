@@ -104,8 +104,12 @@ constexpr const char* kNodeLatRemedy =
 }  // namespace
 
 PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, const PairLimits& limits,
-                          const std::optional<double>& topologyGbps, const std::string& topologySource,
+                          const std::optional<double>& linkGbps, const std::string& linkSource,
                           const std::optional<Expectation>& majority) {
+  // A node profile's declared pair busbw (expect.pair_busbw_gbs) takes the place of the one the link rates give.
+  const std::optional<double> topologyGbps = limits.declaredBwGbps ? limits.declaredBwGbps : linkGbps;
+  const std::string topologySource =
+      limits.declaredBwGbps ? "the node profile's expect.pair_busbw_gbs (" + limits.declaredSource + ")" : linkSource;
   PairAnalysis a;
   const int n = nodes.nodeCount();
   a.expected = majority ? *majority : expectFromMajority(rows, n, limits.bwFailFraction, limits.latFailFactor);
@@ -136,7 +140,7 @@ PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, cons
     a.expected.bwGbps = *topologyGbps;
     a.expected.fromTopology = true;
     a.expected.relative = true;  // a rate from the hardware is an expectation even for a single pair
-    a.expected.source = "topology: " + topologySource;
+    a.expected.source = (limits.declaredBwGbps ? "declared: " : "topology: ") + topologySource;
   }
   if (rows.empty()) return a;
 

@@ -34,7 +34,8 @@ struct PairAnalysis {
 };
 
 /// Fills each row's expected_gbps, pct_of_expected, expected_lat_us, bw_robust_z, status and reason, and
-/// returns the findings. @param topology the expectation from link rates, when the probes found one
+/// returns the findings. @param topology the expectation from link rates, when the probes found one (a node
+/// profile's limits.declaredBwGbps takes its place)
 /// @param majority the healthy-majority expectation to judge against; when absent it is taken from `rows`
 /// (runPairsPhase passes its first pass's, so pairs measured again cannot move it)
 PairAnalysis analyzePairs(std::vector<PairRow>& rows, const NodeMap& nodes, const PairLimits& limits,

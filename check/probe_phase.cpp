@@ -19,6 +19,7 @@
 #include "probe.hpp"
 #include "probe_util.hpp"
 #include "profile/node_profile.hpp"
+#include "profile/profile_catalog.hpp"
 
 namespace pf::check {
 namespace {
@@ -36,8 +37,18 @@ Finding toFinding(const Result& r, const std::string& check) {
 
 }  // namespace
 
-std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& path) {
-  return std::make_shared<const probes::NodeProfile>(probes::loadNodeProfile(path));
+std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& spec, Thresholds& limits) {
+  auto p = std::make_shared<const probes::NodeProfile>(probes::resolveProfile(spec));
+  // Declared expectations replace the derived ones; `derive = true` (or no [expect]) keeps today's derivation.
+  if (p->expect.pairBusbwGbs) {
+    limits.pairs.declaredBwGbps = p->expect.pairBusbwGbs;
+    limits.pairs.declaredSource = p->origin;
+  }
+  if (p->expect.allreduceBusbwGbs) {
+    limits.allreduce.declaredBusbwGbps = p->expect.allreduceBusbwGbs;
+    limits.allreduce.declaredSource = p->origin;
+  }
+  return p;
 }
 
 void validateDcgmLevel(int level, bool noProbes) {

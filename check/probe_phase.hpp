@@ -16,6 +16,7 @@
 #include "pf/bootstrap.hpp"
 #include "pf/environment.hpp"
 #include "pf/launcher_env.hpp"
+#include "thresholds.hpp"
 
 namespace pf::probes {
 struct NodeProfile;
@@ -33,9 +34,10 @@ struct ProbeInput {
 /// `--dcgm LEVEL`: 0 (not given) or 1-4, and only with the probe phase. @throws UsageError otherwise
 void validateDcgmLevel(int level, bool noProbes);
 
-/// Reads the node profile at `path` (before any rank starts). @throws UsageError naming the file, the key and
-/// what to change; also when this build has no probes to judge with
-std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& path);
+/// Reads the node profile `spec` names (a file, a built-in name or "auto"; before any rank starts) and puts its
+/// declared expectations (expect.pair_busbw_gbs, expect.allreduce_busbw_gbs) into `limits`.
+/// @throws UsageError naming the file, the key and what to change; also when this build has no probes
+std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& spec, Thresholds& limits);
 
 struct ProbePhase {
   std::vector<Result> results;    ///< the probes' own results (rank 0 holds every node's)

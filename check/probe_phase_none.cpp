@@ -7,7 +7,7 @@
 
 namespace pf::check {
 
-std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& path) {
+std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& path, Thresholds&) {
   throw UsageError("--profile " + path +
                    ": this preflight was built without the probes component, which judges "
                    "a node against a profile; build it from a tree that has probes/");

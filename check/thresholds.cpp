@@ -48,6 +48,8 @@ Json Thresholds::toJson() const {
   Json j = Json::object();
   for (auto& [key, spec] : keySpecs(copy)) j[key] = *spec.target;
   j["source"] = source;
+  if (pairs.declaredBwGbps) j["profile_pair_busbw_gbs"] = *pairs.declaredBwGbps;
+  if (allreduce.declaredBusbwGbps) j["profile_allreduce_busbw_gbs"] = *allreduce.declaredBusbwGbps;
   return j;
 }
 

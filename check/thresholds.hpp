@@ -10,6 +10,7 @@
 // transfer by GB/s fails healthy nodes on latency noise.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "pf/result.hpp"
@@ -28,12 +29,19 @@ struct PairLimits {
   double bwSpreadFailZ = 3.5;
   double bwMinGbps = 0;  ///< absolute floor (0 = none)
   double latMaxUs = 0;   ///< absolute ceiling (0 = none)
+  /// A node profile's expect.pair_busbw_gbs: replaces the expectation derived from the link rates.
+  std::optional<double> declaredBwGbps;
+  std::string declaredSource;  ///< where it came from, for the report
 };
 
 struct AllReduceLimits {
   double bwWarnFraction = 0.25;     ///< warn when busbw is below this fraction of the pair expectation
   double latWarnFactor = 10;        ///< warn when a latency-bound size takes this multiple of 2(n-1) x pair latency
   double bandwidthBoundFactor = 4;  ///< a size is bandwidth-bound from this multiple of the bandwidth-delay product
+  /// A node profile's expect.allreduce_busbw_gbs: the bandwidth-bound sizes are judged against it instead of
+  /// the pair expectation.
+  std::optional<double> declaredBusbwGbps;
+  std::string declaredSource;
 };
 
 struct Thresholds {

@@ -50,7 +50,8 @@ class CheckCommand final : public Command {
     app.add_option("--engine", engine_, "pair engine: mpi, or nccl in builds with NCCL")->capture_default_str();
     app.add_flag("--no-probes", noProbes_, "skip the probe phase");
     app.add_option("--profile", profilePath_,
-                   "fail every node that misses or degrades what this node profile requires (docs/probe.md)");
+                   "fail every node that misses or degrades what this node profile requires: a file, a built-in "
+                   "name or auto (docs/probe.md)");
     app.add_option("--sysfs-root", probeInput_.root,
                    "probe a captured tree rooted at DIR instead of / (files only, no libraries)");
     app.add_option("--dcgm", probeInput_.dcgmLevel,
@@ -103,7 +104,7 @@ class CheckCommand final : public Command {
           fmt::format("--sysfs-root: '{}' is not a directory; give the root of a captured tree", probeInput_.root));
     if (noProbes_ && (!profilePath_.empty() || !probeInput_.root.empty()))
       throw UsageError("--no-probes excludes --profile and --sysfs-root: they are read by the probe phase");
-    if (!profilePath_.empty()) probeInput_.profile = check::loadCheckProfile(profilePath_);
+    if (!profilePath_.empty()) probeInput_.profile = check::loadCheckProfile(profilePath_, gate_.limits);
     check::validateDcgmLevel(probeInput_.dcgmLevel, noProbes_);
     if (!historyPath_.empty() && writesOutputs()) history::checkHistoryFile(historyPath_);
     return runOnRanks("check", inv, gate_.common, [&](Bootstrap& boot, const LauncherEnv& launcher) {

@@ -22,6 +22,7 @@
 #include "probe.hpp"
 #include "probe_util.hpp"
 #include "profile/node_profile.hpp"
+#include "profile/profile_catalog.hpp"
 
 namespace pf::cli {
 namespace {
@@ -42,7 +43,9 @@ class ProbeCommand final : public Command {
     common_.addLocalRanks(app);
     common_.addTimeout(app);
     app.add_option("--profile", profilePath_,
-                   "judge every node against this node profile (TOML, docs/probe.md \"Node profiles\")");
+                   "judge every node against this node profile: a TOML file (docs/probe.md \"Node profiles\"), a "
+                   "built-in name (--list-profiles), or auto (each node picks the built-in that fits it)");
+    app.add_flag("--list-profiles", listProfiles_, "list the built-in node profiles (with --json, as JSON) and exit");
     app.add_option("--emit-profile", emitPath_,
                    "write the profile of this node (a known-good one) to FILE, for --profile on the others");
     app.add_flag("--quick", quick_, "skip measurements that take more than ~100 ms (p2p copy bandwidth)");
@@ -61,6 +64,7 @@ class ProbeCommand final : public Command {
         "  mpirun -np 16 --map-by ppr:1:node preflight probe --json all-nodes.json\n"
         "  preflight probe --sysfs-root tests/fixtures/ib-ndr-8hca --env-file job.env --json -\n"
         "  preflight probe --emit-profile h100-node.toml      # on a known-good node\n"
+        "  preflight probe --profile auto                     # the built-in profile that fits this node\n"
         "  srun -N 64 --ntasks-per-node=1 preflight probe --profile h100-node.toml");
   }
 
@@ -71,12 +75,13 @@ class ProbeCommand final : public Command {
         std::cout << fmt::format("{:<10} {}\n", key, registry.create(key)->description());
       return 0;
     }
+    if (listProfiles_) return listProfiles();
     common_.validateOutputs();
     if (!root_.empty() && !std::filesystem::is_directory(root_))
       throw UsageError(fmt::format("--sysfs-root: '{}' is not a directory; give the root of a captured tree", root_));
     // Read the view first so a bad --env-file or --only is reported before any rank is launched.
     probes::SystemView view = makeView();
-    if (!profilePath_.empty()) profile_ = probes::loadNodeProfile(profilePath_);
+    if (!profilePath_.empty()) profile_ = probes::resolveProfile(profilePath_);
     checkEmitPath();
     if (dcgmLevel_ < 0 || dcgmLevel_ > 4)
       throw UsageError(fmt::format("--dcgm: level {} does not exist; DCGM's diagnostic has levels 1 to 4", dcgmLevel_));
@@ -128,6 +133,25 @@ class ProbeCommand final : public Command {
     return report.exit_code;
   }
 
+  // The built-in profiles: name, description and sources, as text or (--json FILE, '-' = stdout) JSON.
+  int listProfiles() const {
+    Json all = Json::array();
+    std::string text;
+    for (const probes::NodeProfile& p : probes::builtinProfiles()) {
+      all.push_back({{"name", p.meta.name}, {"description", p.meta.description}, {"sources", p.meta.sources}});
+      text += fmt::format("{:<22} {}\n", p.meta.name, p.meta.description);
+      for (const auto& s : p.meta.sources) text += fmt::format("{:<22}   source: {}\n", "", s);
+    }
+    if (common_.json.empty()) {
+      std::cout << text;
+    } else if (common_.json == "-") {
+      std::cout << all.dump(2) << "\n";
+    } else {
+      writeFileAtomic(common_.json, all.dump(2) + "\n");
+    }
+    return 0;
+  }
+
   // Refused before any probe runs: a folder that does not exist, or a path that is a folder.
   void checkEmitPath() const {
     if (emitPath_.empty()) return;
@@ -158,7 +182,7 @@ class ProbeCommand final : public Command {
   std::vector<std::string> only_;
   std::string root_, profilePath_, emitPath_;
   std::optional<probes::NodeProfile> profile_;
-  bool quick_ = false, list_ = false;
+  bool quick_ = false, list_ = false, listProfiles_ = false;
   int dcgmLevel_ = 0;
   CommonOptions common_;
 };

@@ -54,19 +54,29 @@ NodeFacts readNodeFacts(const SystemView& sys) {
   n.host = nodeName(sys);
   const GpuRuntime* rt = sys.gpuRuntime();
   for (const SysGpu& g : readSysGpus(sys)) {
-    GpuFacts f{g.pci.bdf, g.model, linkOf(g.pci), std::nullopt};
+    GpuFacts f{g.pci.bdf,    g.model,        linkOf(g.pci),     std::nullopt,
+               std::nullopt, g.pci.numaNode, g.pci.rootComplex, g.pci.chain};
     if (rt)
-      for (const RuntimeGpu& r : rt->gpus)
-        if (r.pciBusId == g.pci.bdf && r.memBytes > 0) f.memoryMib = r.memBytes >> 20;
+      for (const RuntimeGpu& r : rt->gpus) {
+        if (r.pciBusId != g.pci.bdf) continue;
+        if (r.memBytes > 0) f.memoryMib = r.memBytes >> 20;
+        if (rt->nvmlOk) f.nvlinkActive = r.nvlinkActive;
+      }
     n.gpus.push_back(std::move(f));
   }
   const RdmaStack stack = readRdmaStack(sys);
   for (const IbDevice& d : stack.devices) {
+    if (isEfa(d)) ++n.efaCount;
     if (isEfa(d) || d.ports.empty()) continue;
     HcaFacts h;
     h.name = d.name;
     h.linkLayer = d.ports.front().linkLayer;
-    if (d.pci) h.link = linkOf(*d.pci);
+    if (d.pci) {
+      h.link = linkOf(*d.pci);
+      h.numaNode = d.pci->numaNode;
+      h.rootComplex = d.pci->rootComplex;
+      h.chain = d.pci->chain;
+    }
     for (const IbPort& p : d.ports) {
       PortFacts pf{p.num, p.state, p.linkLayer, p.rateText, p.netdev, p.rateGbit, rateWidth(p.rateText), std::nullopt};
       if (!p.netdev.empty()) pf.mtu = readInt(sys, "/sys/class/net/" + p.netdev + "/mtu");
@@ -74,6 +84,11 @@ NodeFacts readNodeFacts(const SystemView& sys) {
     }
     n.hcas.push_back(std::move(h));
   }
+  n.sysVendor = trim(sys.read("/sys/class/dmi/id/sys_vendor").value_or(""));
+  n.productName = trim(sys.read("/sys/class/dmi/id/product_name").value_or(""));
+  n.hypervVmbus = sys.exists("/sys/bus/vmbus");
+  if (rt && rt->driverVersion > 0)
+    n.cudaDriver = std::to_string(rt->driverVersion / 1000) + "." + std::to_string(rt->driverVersion % 1000 / 10);
   n.driverVersion = readNvidiaModule(sys).version;
   const NcclLibrary nccl = findNcclLibrary(sys);
   if (nccl.found) n.ncclVersion = nccl.version;

@@ -26,6 +26,10 @@ struct GpuFacts {
   std::string bdf, model;
   PcieLink link;
   std::optional<long long> memoryMib;  ///< from the CUDA runtime/NVML on a live node; none on a captured tree
+  std::optional<int> nvlinkActive;     ///< active NVLinks (NVML), live nodes only
+  int numaNode = -1;                   ///< sysfs numa_node; -1 when the platform does not say
+  std::string rootComplex;             ///< PCI ancestry, for the GPU-NIC placement keys
+  std::vector<std::string> chain;      ///< BDFs from the root port down to the GPU
 };
 
 struct PortFacts {
@@ -41,14 +45,21 @@ struct HcaFacts {
   std::string linkLayer;  ///< the first port's: "InfiniBand" or "Ethernet"
   std::optional<PcieLink> link;
   std::vector<PortFacts> ports;
+  int numaNode = -1;
+  std::string rootComplex;
+  std::vector<std::string> chain;  ///< empty when the device is not PCI
 };
 
 struct NodeFacts {
   std::string host;
   std::vector<GpuFacts> gpus;
-  std::vector<HcaFacts> hcas;  ///< every RDMA device but EFA, in name order
-  std::string driverVersion;   ///< NVIDIA kernel module; empty when not loaded
-  std::string ncclVersion;     ///< empty when no libnccl was found
+  std::vector<HcaFacts> hcas;             ///< every RDMA device but EFA, in name order
+  int efaCount = 0;                       ///< EFA devices (judged by the efa probe; counted here for --profile auto)
+  std::string sysVendor, productName;     ///< DMI (/sys/class/dmi/id); empty when absent
+  bool hypervVmbus = false;               ///< /sys/bus/vmbus: a Hyper-V guest (Azure)
+  std::optional<std::string> cudaDriver;  ///< CUDA driver API version "12.4", live nodes only
+  std::string driverVersion;              ///< NVIDIA kernel module; empty when not loaded
+  std::string ncclVersion;                ///< empty when no libnccl was found
   bool memlockFound = false;
   std::optional<long long> memlockSoft;  ///< nullopt = unlimited (when found)
   std::optional<long long> shmBytes;

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pf/result.hpp"
 #include "profile/node_facts.hpp"
@@ -25,12 +26,43 @@ struct RdmaSpec {
   bool any() const { return count || ports || rateGbit || width || state || pcieGen || pcieWidth || mtu; }
 };
 
+/// What a node shows that names its SKU, for `--profile auto` (every key given must hold).
+struct ProfileMatch {
+  std::optional<std::string> sysVendor, productName;  ///< DMI, exact
+  std::optional<bool> hypervVmbus;                    ///< /sys/bus/vmbus exists (a Hyper-V guest) or not
+  std::optional<std::string> gpuModelContains;        ///< every GPU's model contains it
+  std::optional<long long> gpuCount, ibCount, roceCount, efaCount;
+  std::optional<double> ibRateGbit;  ///< every InfiniBand port's rate
+  int criteria() const {
+    return !!sysVendor + !!productName + hypervVmbus.has_value() + !!gpuModelContains + !!gpuCount + !!ibCount +
+           !!roceCount + !!efaCount + !!ibRateGbit;
+  }
+};
+
 struct NodeProfile {
-  std::string origin;  ///< the file it came from, for messages
+  std::string origin;     ///< the file it came from (or "built-in NAME"), for messages
+  std::string pickedBy;   ///< `--profile auto`: which profile and why; empty otherwise
+  bool autoPick = false;  ///< `--profile auto`: each node picks its built-in when it is judged
+  std::string noneFits;   ///< `--profile auto` found none: what the node shows (then nothing is judged)
   struct {
-    std::optional<long long> count, memoryMib, pcieGen, pcieWidth;
+    std::string name, description;
+    std::vector<std::string> sources;  ///< "[tag] URL or repo path" per cited source
+  } meta;
+  ProfileMatch match;
+  struct {
+    std::optional<long long> count, memoryMib, pcieGen, pcieWidth, nvlinkLinks;
     std::optional<std::string> model, driverMin, driverMax;
   } gpu;
+  struct {
+    std::optional<std::string> driverMin, driverMax;  ///< CUDA driver API version, "12.4"
+  } cuda;
+  struct {
+    bool gpuNicNuma = false, gpuNicPcieSwitch = false;
+  } placement;
+  struct {
+    std::optional<double> allreduceBusbwGbs, pairBusbwGbs;  ///< GB/s; none = derive from the link rates
+    bool derive = false;
+  } expect;
   RdmaSpec ib, roce;
   struct {
     bool memlockUnlimited = false;

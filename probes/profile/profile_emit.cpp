@@ -6,9 +6,11 @@
 // declare that cable's rate the norm.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "profile/node_profile.hpp"
+#include "profile/profile_judge_util.hpp"
 
 namespace pf::probes {
 namespace {
@@ -90,21 +92,29 @@ NodeProfile profileFromFacts(const NodeFacts& f, std::vector<std::string>& notes
   NodeProfile p;
   if (!f.gpus.empty()) {
     std::vector<std::pair<std::string, std::string>> models;
-    std::vector<std::pair<std::string, long long>> gens, lanes, mems;
+    std::vector<std::pair<std::string, long long>> gens, lanes, mems, links;
     for (const GpuFacts& g : f.gpus) {
       const std::string part = "GPU " + g.bdf;
       models.emplace_back(part, g.model);
       if (g.link.gen > 0) gens.emplace_back(part, g.link.gen);
       if (g.link.width > 0) lanes.emplace_back(part, g.link.width);
       if (g.memoryMib) mems.emplace_back(part, *g.memoryMib);
+      if (g.nvlinkActive) links.emplace_back(part, *g.nvlinkActive);
     }
     p.gpu.count = static_cast<long long>(f.gpus.size());
     p.gpu.model = majority(models, "model", notes);
     p.gpu.memoryMib = majority(mems, "memory (MiB)", notes);
     p.gpu.pcieGen = majority(gens, "PCIe generation", notes);
     p.gpu.pcieWidth = majority(lanes, "PCIe width", notes);
+    p.gpu.nvlinkLinks = majority(links, "active NVLinks", notes);
+    // Placement is declared only when every GPU of the known-good node has it (no majority: one GPU without a
+    // NIC nearby is how the node was built, or a fault the emitting node should not pass on).
+    const auto all = [&](auto pred) { return std::all_of(f.gpus.begin(), f.gpus.end(), pred); };
+    p.placement.gpuNicNuma = all([&](const GpuFacts& g) { return profile_detail::nicOnNumaNode(g, f); });
+    p.placement.gpuNicPcieSwitch = all([&](const GpuFacts& g) { return profile_detail::nicBelowSwitch(g, f); });
   }
   if (!f.driverVersion.empty()) p.gpu.driverMin = f.driverVersion;
+  if (f.cudaDriver) p.cuda.driverMin = f.cudaDriver;
   rdmaSpec(f, "InfiniBand", p.ib, notes);
   rdmaSpec(f, "Ethernet", p.roce, notes);
   if (f.memlockFound) {
@@ -124,17 +134,24 @@ std::string profileToToml(const NodeProfile& p, const std::string& fromHost) {
       "# memory, MTU, memlock and /dev/shm are minimums; versions take _min and _max.\n",
       fromHost);
   const auto& g = p.gpu;
-  if (g.count || g.model || g.memoryMib || g.pcieGen || g.pcieWidth || g.driverMin || g.driverMax) {
+  if (g.count || g.model || g.memoryMib || g.pcieGen || g.pcieWidth || g.nvlinkLinks || g.driverMin || g.driverMax) {
     out += "\n[gpu]\n";
     put(out, "count", g.count);
     put(out, "model", g.model);
     put(out, "memory_mib", g.memoryMib);
     put(out, "pcie_gen", g.pcieGen);
     put(out, "pcie_width", g.pcieWidth);
+    put(out, "nvlink_links", g.nvlinkLinks);
     put(out, "driver_min", g.driverMin);
     put(out, "driver_max", g.driverMax);
   }
+  if (p.cuda.driverMin) out += fmt::format("\n[cuda]\ndriver_min = \"{}\"\n", *p.cuda.driverMin);
   putRdma(out, "ib", "RDMA devices whose ports are InfiniBand", p.ib);
+  if (p.placement.gpuNicNuma || p.placement.gpuNicPcieSwitch) {
+    out += "\n[placement]  # every GPU of the emitting node has an RDMA NIC ...\n";
+    if (p.placement.gpuNicNuma) out += "gpu_nic_numa = true  # ... on its NUMA node\n";
+    if (p.placement.gpuNicPcieSwitch) out += "gpu_nic_pcie_switch = true  # ... below its PCIe switch\n";
+  }
   putRdma(out, "roce", "RDMA devices whose ports are Ethernet (RoCE)", p.roce);
   const auto& h = p.host;
   if (h.memlockUnlimited || h.memlockBytes || h.shmBytes || h.transparentHugepages) {

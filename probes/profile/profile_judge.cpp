@@ -6,12 +6,19 @@
 // below the profile's, since GPUs lower their link speed when idle to save power and sysfs shows the current one.
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "probe.hpp"
 #include "probe_util.hpp"
 #include "profile/node_profile.hpp"
+#include "profile/profile_catalog.hpp"
+#include "profile/profile_judge_util.hpp"
 
 namespace pf::probes {
 namespace {
+
+using profile_detail::atLeast;
+using profile_detail::Judge;
 
 const char* kRemedyGpuGone =
     "a GPU is missing: check `nvidia-smi` and `lspci -d 10de:`; one that fell off the bus (Xid 79) needs a reset or "
@@ -25,41 +32,16 @@ const char* kRemedyPort =
     "the port trained below its rate or is not up: reseat or replace the cable or transceiver and check the switch "
     "port (`ibstat`, `mlxlink -d DEV`); on InfiniBand check that a subnet manager runs";
 
-class Judge {
- public:
-  Judge(Result& r) : r_(r) {}
-
-  /// One judged item. @param ok whether found meets expected
-  void item(bool ok, const std::string& part, const std::string& what, const Json& expected, const Json& found,
-            const std::string& wantText, const std::string& foundText, const std::string& source,
-            const std::string& remedy, Status bad = Status::kFail) {
-    const Status s = ok ? Status::kPass : bad;
-    r_.rows.push_back({{"part", part},
-                       {"item", what},
-                       {"expected", expected},
-                       {"found", found},
-                       {"status", toString(s)},
-                       {"source", source}});
-    if (ok) return;
-    const std::string msg = fmt::format("{}: {} {}, the profile wants {}", part, what, foundText, wantText);
-    findings_.add(s, msg, remedy);
-    addEvidence(r_, part + " " + what, Json{{"expected", expected}, {"found", found}}, source);
-  }
-  void apply(const std::string& pass) { findings_.apply(r_, pass); }
-
- private:
-  Result& r_;
-  Findings findings_;
-};
-
-std::string atLeast(long long v, const char* unit = "") { return fmt::format("at least {}{}", v, unit); }
+std::string rangeText(const std::optional<std::string>& lo, const std::optional<std::string>& hi) {
+  return lo && hi ? fmt::format("{} to {}", *lo, *hi)
+         : lo     ? fmt::format("{} or later", *lo)
+                  : fmt::format("{} or earlier", hi.value_or(""));
+}
 
 void judgeRange(Judge& j, const std::string& part, const std::string& found, const std::optional<std::string>& lo,
                 const std::optional<std::string>& hi, const std::string& source, const std::string& remedy) {
   if (!lo && !hi) return;
-  const std::string want = lo && hi ? fmt::format("{} to {}", *lo, *hi)
-                           : lo     ? fmt::format("{} or later", *lo)
-                                    : fmt::format("{} or earlier", *hi);
+  const std::string want = rangeText(lo, hi);
   const bool ok =
       !found.empty() && (!lo || compareVersions(found, *lo) >= 0) && (!hi || compareVersions(found, *hi) <= 0);
   j.item(ok, part, "version", want, found.empty() ? Json() : Json(found), want, found.empty() ? "not found" : found,
@@ -145,6 +127,25 @@ void judgeGpus(Judge& j, const NodeFacts& f, const NodeProfile& p) {
              "low, reseat the GPU or its riser",
              Status::kWarn);
   }
+  if (g.nvlinkLinks)
+    for (const GpuFacts& gpu : f.gpus)
+      j.item(gpu.nvlinkActive && *gpu.nvlinkActive >= *g.nvlinkLinks, "GPU " + gpu.bdf, "active NVLinks",
+             *g.nvlinkLinks, gpu.nvlinkActive ? Json(*gpu.nvlinkActive) : Json(), atLeast(*g.nvlinkLinks),
+             gpu.nvlinkActive ? std::to_string(*gpu.nvlinkActive) : std::string("cannot be read here (no NVML)"),
+             "NVML nvmlDeviceGetNvLinkState",
+             gpu.nvlinkActive ? "an NVLink is down: `nvidia-smi nvlink -s` names it; reset the GPU "
+                                "(`nvidia-smi -r`) or reboot, and drain the node for a hardware check if it stays down"
+                              : "run on the node itself, where NVML can report the NVLinks",
+             gpu.nvlinkActive ? Status::kFail : Status::kWarn);
+  if (p.cuda.driverMin || p.cuda.driverMax) {
+    if (f.cudaDriver)
+      judgeRange(j, "CUDA driver API", *f.cudaDriver, p.cuda.driverMin, p.cuda.driverMax, "cudaDriverGetVersion",
+                 "install an NVIDIA driver whose CUDA version is in the profile's range (`nvidia-smi` shows it)");
+    else
+      j.item(false, "CUDA driver API", "version", rangeText(p.cuda.driverMin, p.cuda.driverMax), Json(),
+             rangeText(p.cuda.driverMin, p.cuda.driverMax), "cannot be read here (no CUDA)", "cudaDriverGetVersion",
+             "run on the node itself, where the CUDA driver can report its version", Status::kWarn);
+  }
   judgeRange(j, "NVIDIA driver", f.driverVersion, g.driverMin, g.driverMax, "/proc/driver/nvidia/version",
              "install an NVIDIA driver in the profile's range, or update the profile when the fleet moves");
 }
@@ -181,20 +182,38 @@ void judgeHost(Judge& j, const NodeFacts& f, const NodeProfile& p) {
 
 }  // namespace
 
-Result judgeNodeProfile(const NodeFacts& f, const NodeProfile& p) {
+Result judgeNodeProfile(const NodeFacts& f, const NodeProfile& given) {
+  // --profile auto: each node picks its own built-in, from what it shows, and says which and why.
+  const NodeProfile p = given.autoPick ? pickBuiltinProfile(f) : given;
+  if (given.autoPick)
+    std::cerr << fmt::format(
+        "preflight: {}: {}\n", f.host,
+        p.noneFits.empty() ? p.pickedBy : "--profile auto: no built-in profile fits: " + p.noneFits);
   Result r;
   r.key = "probe.profile";
   r.kind = Kind::kProbe;
   r.host = f.host;
   r.params["profile"] = p.origin;
+  if (!p.pickedBy.empty()) r.params["picked_by"] = p.pickedBy;
+  if (!p.noneFits.empty()) {
+    // --profile auto found none: say so and judge nothing (a pass here would claim a judgement never made).
+    r.status = Status::kWarn;
+    r.message = "no built-in profile fits: " + p.noneFits;
+    r.remedy =
+        "give --profile FILE (write one with `preflight probe --emit-profile FILE` on a known-good node) or a "
+        "built-in name from `preflight probe --list-profiles`";
+    return r;
+  }
   Judge j(r);
   judgeGpus(j, f, p);
   judgeRdma(j, f, "InfiniBand", "ib", p.ib);
   judgeRdma(j, f, "Ethernet", "roce", p.roce);
+  profile_detail::judgePlacement(j, f, p);
   judgeHost(j, f, p);
   judgeRange(j, "NCCL", f.ncclVersion, p.nccl.versionMin, p.nccl.versionMax, "libnccl.so",
              "install an NCCL in the profile's range (or point LD_LIBRARY_PATH at one)");
-  j.apply(fmt::format("matches the profile {} ({} items judged)", p.origin, r.rows.size()));
+  j.apply(fmt::format("matches the profile {} ({} items judged){}", p.origin, r.rows.size(),
+                      p.pickedBy.empty() ? "" : "; " + p.pickedBy));
   return r;
 }
 

@@ -47,6 +47,23 @@ struct ProfileReader {
     if (auto d = v.as<double>(); d && d->get() > 0) return d->get();
     bad(key, "must be a positive number");
   }
+  bool flag(const cpptoml::base& v, const std::string& key) const {
+    auto b = v.as<bool>();
+    if (!b) bad(key, "must be true or false");
+    return b->get();
+  }
+  std::vector<std::string> texts(const cpptoml::base& v, const std::string& key) const {
+    std::vector<std::string> out;
+    bool allText = v.is_array();
+    if (allText)
+      for (const auto& item : static_cast<const cpptoml::array&>(v).get()) {
+        auto s = item->as<std::string>();
+        allText = allText && s && !s->get().empty();
+        if (allText) out.push_back(s->get());
+      }
+    if (!allText || out.empty()) bad(key, "must be a list of non-empty strings: [\"...\", \"...\"]");
+    return out;
+  }
   long long width(const cpptoml::base& v, const std::string& key) const {
     std::string s = text(v, key);
     long long n = 0;
@@ -118,8 +135,39 @@ NodeProfile parseNodeProfile(const std::string& text, const std::string& origin)
                {"memory_mib", [&](auto& v, auto& k) { p.gpu.memoryMib = r.count(v, k, 1); }},
                {"pcie_gen", [&](auto& v, auto& k) { p.gpu.pcieGen = r.count(v, k, 1); }},
                {"pcie_width", [&](auto& v, auto& k) { p.gpu.pcieWidth = r.count(v, k, 1); }},
+               {"nvlink_links", [&](auto& v, auto& k) { p.gpu.nvlinkLinks = r.count(v, k, 1); }},
                {"driver_min", [&](auto& v, auto& k) { p.gpu.driverMin = r.version(v, k); }},
                {"driver_max", [&](auto& v, auto& k) { p.gpu.driverMax = r.version(v, k); }}});
+    } else if (name == "cuda") {
+      r.table(*root, name,
+              {{"driver_min", [&](auto& v, auto& k) { p.cuda.driverMin = r.version(v, k); }},
+               {"driver_max", [&](auto& v, auto& k) { p.cuda.driverMax = r.version(v, k); }}});
+    } else if (name == "placement") {
+      r.table(*root, name,
+              {{"gpu_nic_numa", [&](auto& v, auto& k) { p.placement.gpuNicNuma = r.flag(v, k); }},
+               {"gpu_nic_pcie_switch", [&](auto& v, auto& k) { p.placement.gpuNicPcieSwitch = r.flag(v, k); }}});
+    } else if (name == "expect") {
+      r.table(*root, name,
+              {{"allreduce_busbw_gbs", [&](auto& v, auto& k) { p.expect.allreduceBusbwGbs = r.number(v, k); }},
+               {"pair_busbw_gbs", [&](auto& v, auto& k) { p.expect.pairBusbwGbs = r.number(v, k); }},
+               {"derive", [&](auto& v, auto& k) { p.expect.derive = r.flag(v, k); }}});
+    } else if (name == "profile") {
+      r.table(*root, name,
+              {{"name", [&](auto& v, auto& k) { p.meta.name = r.text(v, k); }},
+               {"description", [&](auto& v, auto& k) { p.meta.description = r.text(v, k); }},
+               {"sources", [&](auto& v, auto& k) { p.meta.sources = r.texts(v, k); }}});
+    } else if (name == "match") {
+      auto& m = p.match;
+      r.table(*root, name,
+              {{"sys_vendor", [&](auto& v, auto& k) { m.sysVendor = r.text(v, k); }},
+               {"product_name", [&](auto& v, auto& k) { m.productName = r.text(v, k); }},
+               {"hyperv_vmbus", [&](auto& v, auto& k) { m.hypervVmbus = r.flag(v, k); }},
+               {"gpu_model_contains", [&](auto& v, auto& k) { m.gpuModelContains = r.text(v, k); }},
+               {"gpu_count", [&](auto& v, auto& k) { m.gpuCount = r.count(v, k, 0); }},
+               {"ib_count", [&](auto& v, auto& k) { m.ibCount = r.count(v, k, 0); }},
+               {"ib_rate_gbit", [&](auto& v, auto& k) { m.ibRateGbit = r.number(v, k); }},
+               {"roce_count", [&](auto& v, auto& k) { m.roceCount = r.count(v, k, 0); }},
+               {"efa_count", [&](auto& v, auto& k) { m.efaCount = r.count(v, k, 0); }}});
     } else if (name == "ib") {
       r.rdma(*root, name, p.ib);
     } else if (name == "roce") {
@@ -144,11 +192,17 @@ NodeProfile parseNodeProfile(const std::string& text, const std::string& origin)
               {{"version_min", [&](auto& v, auto& k) { p.nccl.versionMin = r.version(v, k); }},
                {"version_max", [&](auto& v, auto& k) { p.nccl.versionMax = r.version(v, k); }}});
     } else {
-      r.bad(name, "unknown table; a profile has [gpu], [ib], [roce], [host] and [nccl]");
+      r.bad(name,
+            "unknown table; a profile has [gpu], [cuda], [ib], [roce], [placement], [host], [nccl], [expect], "
+            "[profile] and [match]");
     }
   }
   if (p.gpu.driverMin && p.gpu.driverMax && compareVersions(*p.gpu.driverMin, *p.gpu.driverMax) > 0)
     r.bad("gpu.driver_min", "is above gpu.driver_max; swap them");
+  if (p.cuda.driverMin && p.cuda.driverMax && compareVersions(*p.cuda.driverMin, *p.cuda.driverMax) > 0)
+    r.bad("cuda.driver_min", "is above cuda.driver_max; swap them");
+  if (p.expect.derive && (p.expect.allreduceBusbwGbs || p.expect.pairBusbwGbs))
+    r.bad("expect.derive", "derive = true excludes allreduce_busbw_gbs and pair_busbw_gbs; keep one or the other");
   if (p.nccl.versionMin && p.nccl.versionMax && compareVersions(*p.nccl.versionMin, *p.nccl.versionMax) > 0)
     r.bad("nccl.version_min", "is above nccl.version_max; swap them");
   return p;

@@ -3,8 +3,8 @@
 # Node profiles on a captured tree (tests/fixtures/ib-ndr-8hca, 8 GPUs and 12 RDMA devices), through
 # `preflight probe` or `preflight check` (CMD = probe | check). The fixture carries two degraded parts on purpose
 # (GPU 0000:bc:00.0 at PCIe x8, mlx5_7 at 2X); a copy with those repaired is the known-good node: its emitted
-# profile passes it, and each mutation (a GPU's PCI device gone, an HCA gone, a port at 1X, a GPU at x8, a port
-# down) fails the node naming the part. Usage: profile_case.sh CMD. Environment: PF_BIN, PF_FIXTURES, PF_PYTHON,
+# profile passes it (with [placement]: every GPU has its HCA on its NUMA node and PCIe switch), and each mutation
+# (a GPU's PCI device gone, an HCA gone, a port at 1X, a GPU at x8, a port down) fails the node naming the part. Usage: profile_case.sh CMD. Environment: PF_BIN, PF_FIXTURES, PF_PYTHON,
 # PF_PROFILE_SCHEMA.
 set -uo pipefail
 cmd=$1
@@ -37,7 +37,8 @@ mutant() { rm -rf "$work/m"; cp -a "$pristine" "$work/m"; }
 timeout 60 "$PF_BIN" probe --sysfs-root "$pristine" --emit-profile "$work/node.toml" > "$work/emit.txt" 2>&1 \
   || { cat "$work/emit.txt"; fail "emit: exit $?"; }
 for line in 'count = 8' 'model = "NVIDIA H100 80GB HBM3"' 'rate_gbit = 400' 'width = "4X"' 'pcie_width = 16' \
-  'driver_min = "535.161.08"' 'version_min = "2.19.3"' 'memlock = "unlimited"'; do
+  'driver_min = "535.161.08"' 'version_min = "2.19.3"' 'memlock = "unlimited"' 'gpu_nic_numa = true' \
+  'gpu_nic_pcie_switch = true'; do
   grep -qF "$line" "$work/node.toml" || { cat "$work/node.toml"; fail "emitted profile lacks '$line'"; }
 done
 "$PF_PYTHON" - "$PF_PROFILE_SCHEMA" "$work/node.toml" <<'PY' || fail "emitted profile does not match the schema"
@@ -58,7 +59,7 @@ mutant; rm "$work/m/sys/bus/pci/devices/0000:1a:00.0"
 expect_fail gpu-gone "$work/m" "GPUs: count 7, the profile wants at least 8" "a GPU is missing"
 mutant; rm -r "$work/m/sys/class/infiniband/mlx5_3"
 expect_fail hca-gone "$work/m" "InfiniBand devices (ib): count 7 (mlx5_0, mlx5_1, mlx5_2, mlx5_4" \
-  "an RDMA device is missing"
+  "an RDMA device is missing" "GPU 0000:5f:00.0: NIC on its PCIe switch none below its switch 0000:5d:00.0"
 mutant; echo "100 Gb/sec (1X NDR)" > "$work/m/sys/class/infiniband/mlx5_3/ports/1/rate"
 expect_fail port-1x "$work/m" "mlx5_3 port 1: width 1X, the profile wants 4X" \
   "mlx5_3 port 1: rate 100 Gb/s, the profile wants 400 Gb/s" "reseat or replace the cable"

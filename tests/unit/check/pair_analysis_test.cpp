@@ -56,6 +56,27 @@ TEST(PairAnalysis, HealthyMatrixHasNoFindings) {
   }
 }
 
+TEST(PairAnalysis, ADeclaredPairBusbwReplacesTheLinkRates) {
+  // Healthy pairs at 1.5 GB/s; the links would allow 1.6 GB/s, the profile declares 1.55: the declared one is
+  // the expectation and names its source.
+  auto m = makeMatrix(4, 1.5);
+  PairLimits limits;
+  limits.declaredBwGbps = 1.55;
+  limits.declaredSource = "node.toml";
+  PairAnalysis a = analyzePairs(m.rows, m.nodes, limits, 1.6, "1 port(s) per node");
+  ASSERT_TRUE(a.expected.bwGbps);
+  EXPECT_DOUBLE_EQ(*a.expected.bwGbps, 1.55);
+  EXPECT_THAT(a.expected.source, HasSubstr("declared: the node profile's expect.pair_busbw_gbs (node.toml)"));
+  EXPECT_EQ(a.status, Status::kPass);
+  // A declared figure the whole run misses by more than the fail limit is a finding about the run.
+  limits.declaredBwGbps = 10;
+  auto m2 = makeMatrix(4, 1.5);
+  PairAnalysis b = analyzePairs(m2.rows, m2.nodes, limits, 1.6, "1 port(s) per node");
+  ASSERT_FALSE(b.findings.empty());
+  EXPECT_EQ(b.findings[0].check, "pairs.fabric");
+  EXPECT_THAT(b.findings[0].message, HasSubstr("expect.pair_busbw_gbs (node.toml)"));
+}
+
 TEST(PairAnalysis, NamesTheSlowNodeWhicheverItIs) {
   for (int n : {3, 4, 5, 8}) {
     for (int slow = 0; slow < n; ++slow) {

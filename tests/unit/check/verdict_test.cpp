@@ -62,6 +62,21 @@ TEST(AllReduceVerdict, BandwidthLimitOnlyWhereBandwidthBound) {
   EXPECT_EQ(f[0].check, "allreduce.latency");
 }
 
+TEST(AllReduceVerdict, ADeclaredBusbwReplacesThePairExpectation) {
+  // 512 KiB at 1.0 GB/s passes 25% of the pair expectation (1.5 GB/s) but not 25% of a profile's 8 GB/s.
+  Result sweep;
+  sweep.kind = Kind::kSweep;
+  sweep.rows.push_back(sweepRow(512 << 10, 500, 1.0));
+  EXPECT_TRUE(judgeAllReduce(sweep, pairExpectation(), 4, AllReduceLimits{}).empty());
+  AllReduceLimits declared;
+  declared.declaredBusbwGbps = 8;
+  declared.declaredSource = "node.toml";
+  auto f = judgeAllReduce(sweep, pairExpectation(), 4, declared);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].check, "allreduce.bandwidth");
+  EXPECT_THAT(f[0].message, HasSubstr("below 25% of the profile's all-reduce expectation (node.toml) 8.000 GB/s"));
+}
+
 TEST(AllReduceVerdict, WrongElementsFailWhateverTheExpectation) {
   Result sweep;
   sweep.kind = Kind::kSweep;
