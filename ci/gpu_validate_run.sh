@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154  # b, root, work: set by unpack (ci/gpu_validate.sh)
 # SPDX-License-Identifier: Apache-2.0
 # `ci/gpu_validate.sh run`: sourced by ci/gpu_validate.sh (which defines here, die, unpack, bundle_complete,
 # find_gpu_libraries and report_dir). It must finish inside one device-tool call (570 s on a one-GPU H100/H200):
@@ -52,13 +53,15 @@ step() {
   note "\$ $*"
   local t0=$SECONDS rc
   # In its own session (setsid), so that whatever it starts can be ended with it; functions through bash.
+  # shellcheck disable=SC2163  # a function's name
   [[ $(type -t "$1") == function ]] && export -f "$1"
   (cd "$dir" && PF_VALIDATE_STEP=$id setsid -w bash -c 'echo $$ >../.'"$id"'.sid; exec timeout -k 5 "$@"' \
     step "$limit" bash -c '"$@"' _ "$@") >"$dir/output.txt" 2>&1
   rc=$?
   local sid
   sid=$(cat "$data/.$id.sid" 2>/dev/null) && rm -f "$data/.$id.sid"
-  [[ -n $sid ]] && pkill -KILL -s "$sid" 2>/dev/null  # the step's leftovers (ranks an mpirun left behind)
+  # The step's leftovers (ranks an mpirun left behind): its session, or at least its process group.
+  [[ -n $sid ]] && { pkill -KILL -s "$sid" 2>/dev/null || kill -KILL -- "-$sid" 2>/dev/null; }
   tail -n "${TAIL_LINES:-40}" "$dir/output.txt" | tee -a "$report"
   note "(exit $rc, $((SECONDS - t0)) s of $limit s)"
   note '```'
