@@ -8,9 +8,10 @@
 //
 // The protocol (pair_protocol.hpp) drives the transport: posted sends and receives gather in one NCCL group
 // until complete() ends it and waits for the stream, so a burst's messages go out as one group; the burst's
-// clock stops on the receiver's acknowledgement (sendCompletesBeforeDelivery). Control values travel through a small
-// device buffer. Every wait polls ncclCommGetAsyncError, so a dead peer or a network error becomes an error
-// instead of a hang.
+// clock stops on the receiver's acknowledgement (sendCompletesBeforeDelivery), less the acknowledgement's own trip,
+// which the protocol measures. Control values travel through a small device buffer. Every wait polls
+// ncclCommGetAsyncError, so a dead peer or a network error becomes an error instead of a hang; a failed wait aborts
+// the communicator before the error leaves (waitNcclStream).
 //
 // Built into preflight-gpu.so (gpu/CMakeLists.txt); `preflight` registers "nccl" in nccl_engine_proxy.cpp.
 #include "nccl_pair_engine.hpp"
