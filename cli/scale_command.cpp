@@ -104,7 +104,9 @@ class ScaleCommand final : public Command {
 
   int run(const Invocation& inv) override {
     validate();
-    if (device_ == "cuda") scaling::requireCudaDevice();  // no GPU: exit 2 before launching ranks
+    // No GPU: exit 2 before launching ranks. Ranks a launcher started check inside the job instead, where they agree
+    // before any refuses (requireGpuPerRank): one refusing here, before MPI starts, gets the job killed by mpirun.
+    if (device_ == "cuda" && !detectLauncher(Environment::fromProcess()).spawned) scaling::requireCudaDevice();
     common_.validateOutputs();
     if (framework_ == "pytorch")
       return runOnRanks("scale", inv, common_,
