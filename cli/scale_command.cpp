@@ -104,9 +104,11 @@ class ScaleCommand final : public Command {
 
   int run(const Invocation& inv) override {
     validate();
-    // No GPU: exit 2 before launching ranks. Ranks a launcher started check inside the job instead, where they agree
-    // before any refuses (requireGpuPerRank): one refusing here, before MPI starts, gets the job killed by mpirun.
-    if (device_ == "cuda" && !detectLauncher(Environment::fromProcess()).spawned) scaling::requireCudaDevice();
+    // No GPU: exit 2 before launching ranks. Native ranks that a launcher started check inside the job instead, where
+    // they agree before any refuses (requireGpuPerRank): one refusing here, before MPI starts, gets the job killed by
+    // mpirun. PyTorch's ranks have no such check later: they keep this one.
+    const bool launched = detectLauncher(Environment::fromProcess()).spawned;
+    if (device_ == "cuda" && (framework_ == "pytorch" || !launched)) scaling::requireCudaDevice();
     common_.validateOutputs();
     if (framework_ == "pytorch")
       return runOnRanks("scale", inv, common_,
