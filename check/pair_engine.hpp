@@ -92,7 +92,8 @@ class PairEngine : public Registered {
   virtual void sendValues(int peer, std::span<const double> values) = 0;
   virtual void recvValues(int peer, std::span<double> values) = 0;
   /// True when a completed send only means that its buffer may be reused (MPI: eager messages, bytes still in
-  /// the socket buffers), so the protocol must stop a bandwidth clock on the receiver's acknowledgement.
+  /// the socket buffers), so the protocol must stop a bandwidth clock on the receiver's acknowledgement (and takes
+  /// off the acknowledgement's own trip, which it measures with control round trips).
   virtual bool sendCompletesBeforeDelivery() const { return false; }
   /// The clock the protocol measures with, in seconds. Real engines keep the host's steady clock (pf::Timer's);
   /// in-process test engines run on virtual time, so link speeds and the time cap can be scripted.

@@ -17,6 +17,9 @@
 //    the direction), so the receiver can post receives of known size (NCCL needs them) and the time cap needs no
 //    agreement. A burst starts while less than `maxSecondsPerDirection` has passed (the first always does), so
 //    a throttled link costs a bounded time (the cap plus one burst) instead of stalling the whole check.
+//  - Where a completed send does not mean delivery (PairEngine::sendCompletesBeforeDelivery: MPI, NCCL), a burst
+//    ends on the receiver's acknowledgement, and the acknowledgement's own one-way trip (half the fastest of three
+//    control round trips, announced as -1 before the bursts) is taken off each burst's time.
 //  - Each sender measured its own direction; the responder hands its figure to the initiator.
 #pragma once
 

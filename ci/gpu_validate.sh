@@ -8,14 +8,17 @@
 #                                    preflight, preflight-gpu.so, the GPU test programs, and the Debian runtime they
 #                                    load (Open MPI, OpenBLAS, fmt, rdma-core...: the installed files of those
 #                                    packages, what `dpkg -x` of their .debs gives). Fails over 60 MiB.
-#   ci/gpu_validate.sh run [BUNDLE]  on the GPU machine: unpacks the bundle and runs nvidia-smi, ldd, the GPU tests
-#                                    (a skip counts as a failure), every collective with --backend nccl -d all -o all
-#                                    at 1 rank and at 2 ranks sharing the GPU (each its own NCCL_HOSTID), scale
-#                                    --device cuda beside `scale --framework pytorch --device cuda` (the bundled DDP
-#                                    script on the GPU), probe on the live node and compute-sanitizer on the
-#                                    trainer test, then writes one dated
-#                                    report (REPORT_DIR, default $OUT or docs/validation). On a node without a GPU
-#                                    every GPU step is reported absent and it exits 0 (CI runs it so).
+#   ci/gpu_validate.sh run [BUNDLE]  on the GPU machine, inside one device-tool call of 570 s (a 540 s budget, a
+#                                    short limit per step, the risky steps last: ci/gpu_validate_run.sh): unpacks the
+#                                    bundle and runs nvidia-smi, ldd, the GPU tests (a skip counts as a failure),
+#                                    every collective with --backend nccl -d all -o all at 1 rank, scale --device cuda
+#                                    beside `scale --framework pytorch --device cuda`, probe --only gpu,p2p,
+#                                    compute-sanitizer on the trainer and the p2p copies, then 2 ranks sharing the GPU
+#                                    (each its own NCCL_HOSTID) and a pair's NCCL figure against sweep sendrecv.
+#                                    Writes ONE archive with the report, every step's full output and every JSON
+#                                    document, DATE-DEVICE.tar.gz, and the report beside it as DATE-DEVICE.md (in
+#                                    REPORT_DIR, default $OUT or docs/validation). On a node without a GPU every GPU
+#                                    step is reported absent and it exits 0 (CI runs it so).
 #   ci/gpu_validate.sh compare [BUNDLE [RUNS]]   needs no GPU: issue 18's process-level comparison (the sweep
 #                                    against a bare MPI_Allreduce program, RUNS alternated runs, default 9) on the
 #                                    GPU machine as a second host, when device time is left after `run`.
@@ -98,40 +101,7 @@ pack() {
   ((bytes <= limit_mib * 1048576)) || die "the bundle is over $limit_mib MiB"
 }
 
-# ---- run -------------------------------------------------------------------------------------------------------
-report=""
-failures=0
-note() { echo "$*" | tee -a "$report"; }
-# step NAME COMMAND...: runs it, keeps the tail of its output in the report, counts a failure.
-step() {
-  local name=$1
-  shift
-  note ""
-  note "### $name"
-  note ""
-  note '```'
-  note "\$ $*"
-  local log rc
-  log=$(mktemp)
-  if declare -F "$1" >/dev/null; then
-    "$@" >"$log" 2>&1  # a function of this script (timeout runs programs only)
-  else
-    timeout "${STEP_TIMEOUT:-240}" "$@" >"$log" 2>&1
-  fi
-  rc=$?
-  tail -n "${TAIL_LINES:-40}" "$log" | tee -a "$report"
-  note "(exit $rc)"
-  note '```'
-  if grep -q '\[  SKIPPED \]' "$log"; then
-    note "FAILED: a test skipped on a node with a GPU"
-    failures=$((failures + 1))
-  elif ((rc != 0)); then
-    note "FAILED: exit $rc"
-    failures=$((failures + 1))
-  fi
-  rm -f "$log"
-}
-
+# ---- run (the steps, the budget and the archive: ci/gpu_validate_run.sh) ------------------------------------
 # Lists what the programs load from outside the bundle other than glibc, libstdc++, libgcc and CUDA/NCCL/NVIDIA's
 # own, which a bare GPU machine may lack; fails when there is any.
 bundle_complete() {
@@ -189,74 +159,6 @@ report_dir() {
   echo "$dir"
 }
 
-run() {
-  local bundle=${1:-$here/.gpu-bundle/preflight-gpu-bundle.tar.gz}
-  unpack "$bundle"
-  local pf=$b/build/bin/preflight gpu=no device="no GPU" day
-  day=$(date -u +%Y-%m-%d)
-  compgen -G "/dev/nvidia[0-9]*" >/dev/null && gpu=yes
-  [[ $gpu == yes ]] && device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-  local dir
-  dir=$(report_dir) || exit 2
-  report=$dir/$day-$(tr -c 'A-Za-z0-9\n' '-' <<<"${device:-gpu}" | tr -s '-' | sed 's/-$//').md
-  : >"$report"
-  note "# GPU validation, $day: ${device:-unknown device}"
-  note ""
-  note "Bundle: $(basename "$bundle") of commit $(cat "$b/commit"), made by \`ci/gpu_validate.sh pack\`; run by"
-  note "\`ci/gpu_validate.sh run\` on $(hostname) ($(uname -r))."
-  step "preflight --version (the bundle's runtime loads)" "$pf" --version
-  step "every library from the bundle, glibc or the GPU machine's CUDA" bundle_complete "$root" "$pf" \
-    "$PREFLIGHT_GPU_MODULE" "$b/build/tests/unit/scaling/pf_scaling_cuda_test"
-  cd "$work" || die "cd $work"
-  step "the bundle's Open MPI: 2 ranks, MPI backend" mpirun -np 2 --oversubscribe "$pf" sweep all_reduce \
-    -b 8 -e 64K -f 8 -n 5
-  if [[ $gpu == no ]]; then
-    note ""
-    note "No NVIDIA GPU on this node (no /dev/nvidia<N>): every GPU step below is absent, not run."
-    for s in nvidia-smi ldd "GPU tests" "collectives, 1 rank" "collectives, 2 ranks on one GPU" \
-      "scale --device cuda and PyTorch DDP" "probe" "compute-sanitizer"; do
-      note "- $s: absent (no GPU)"
-    done
-    echo "gpu_validate: report $report"
-    return $((failures > 0))
-  fi
-  export PATH=$PATH:/usr/local/cuda/bin  # compute-sanitizer
-  find_gpu_libraries
-  step "nvidia-smi" nvidia-smi
-  step "ldd" bash -c "ldd '$pf' '$PREFLIGHT_GPU_MODULE' | grep -E 'cuda|nccl|not found' || true"
-  local t
-  for t in tests/unit/probes/probes_gpu_live_test tests/unit/scaling/pf_scaling_cuda_test \
-    tests/unit/collectives/pf_nccl_calls_test tests/unit/check/pf_nccl_pair_engine_test; do
-    step "GPU test $(basename "$t")" "$b/build/$t"
-  done
-  local c
-  for c in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
-    step "$c, NCCL, 1 rank" "$pf" sweep "$c" --backend nccl -d all -o all -b 8 -e 4M -f 8 -n 5 --json "$c-1.json"
-  done
-  # Two ranks on the one GPU: each its own NCCL_HOSTID, so NCCL takes them for two hosts (issue 15, item 4).
-  local hostid='NCCL_HOSTID=validate-$OMPI_COMM_WORLD_RANK NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1'
-  for c in all_reduce alltoall sendrecv; do
-    step "$c, NCCL, 2 ranks sharing the GPU" mpirun -np 2 --oversubscribe bash -c \
-      "$hostid exec '$pf' sweep $c --backend nccl -d float -o all -b 8 -e 1M -f 16 -n 5 --json $c-2.json"
-  done
-  step "scale --device cuda, 1 rank" "$pf" scale --device cuda --ranks 1 --steps 10 --json scale-1.json
-  step "scale --device cuda, 2 ranks sharing the GPU" mpirun -np 2 --oversubscribe bash -c \
-    "$hostid exec '$pf' scale --device cuda --ranks 1,2 --steps 10 --json scale-2.json"
-  step "PyTorch DDP on the GPU (the bundled ddp_bench.py), 1 rank" "$pf" scale --framework pytorch --device cuda \
-    --ranks 1 --steps 10 --json scale-torch.json
-  step "probe on the live node" "$pf" probe --json probe.json
-  # NCCL's own diagnostics (2.31 and later) on a 1-rank communicator, its report read by check's parser.
-  step "NCCL DIAG report, read by check/nccl_diag.cpp" bash -c "NCCL_RUN_DIAGNOSTICS=1 NCCL_RUN_RAS_DIAGNOSTICS=1 \
-    '$pf' sweep all_reduce --backend nccl -d float -o sum -b 8 -e 8 -n 1 > nccl-diag.txt && \
-    PF_NCCL_DIAG_LOG=nccl-diag.txt '$b/build/tests/unit/check/pf_nccl_pair_engine_test' --gtest_filter='NcclDiagLive.*'"
-  step "compute-sanitizer on the trainer test" compute-sanitizer --tool memcheck --error-exitcode 1 \
-    "$b/build/tests/unit/scaling/pf_scaling_cuda_test"
-  note ""
-  note "Steps failed: $failures."
-  echo "gpu_validate: report $report"
-  return $((failures > 0))
-}
-
 # Issue 18's process-level comparison on the GPU machine, a host other than the build VM; it needs no GPU. A
 # measurement, not a check: it fails only when the script does. Its table goes to the terminal and to
 # REPORT_DIR (default $OUT or docs/validation) as DATE-process-compare-HOST.txt.
@@ -276,6 +178,9 @@ compare() {
   echo "gpu_validate: comparison in $out (exit $rc)"
   return "$rc"
 }
+
+# shellcheck source=ci/gpu_validate_run.sh
+source "$here/ci/gpu_validate_run.sh"
 
 case ${1:-} in
   pack) shift && pack "$@" ;;

@@ -12,6 +12,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "capacity_plan.hpp"
 #include "command.hpp"
@@ -101,7 +104,11 @@ class ScaleCommand final : public Command {
 
   int run(const Invocation& inv) override {
     validate();
-    if (device_ == "cuda") scaling::requireCudaDevice();  // no GPU: exit 2 before launching ranks
+    // No GPU: exit 2 before launching ranks. Native ranks that a launcher started check inside the job instead, where
+    // they agree before any refuses (requireGpuPerRank): one refusing here, before MPI starts, gets the job killed by
+    // mpirun. PyTorch's ranks have no such check later: they keep this one.
+    const bool launched = detectLauncher(Environment::fromProcess()).spawned;
+    if (device_ == "cuda" && (framework_ == "pytorch" || !launched)) scaling::requireCudaDevice();
     common_.validateOutputs();
     if (framework_ == "pytorch")
       return runOnRanks("scale", inv, common_,
@@ -132,13 +139,43 @@ class ScaleCommand final : public Command {
   // NCCL refuses two ranks of one communicator on one GPU, but only when the first multi-rank size starts, after
   // the 1-rank size has run and with no report written: say it before anything runs (exit 2 on every rank).
   // NCCL_HOSTID set (a test that gives each rank its own host id, docs/developing.md) is left to NCCL to judge.
-  static void requireGpuPerRank(const LauncherEnv& launcher) {
-    const int gpus = scaling::requireCudaDevice();
-    if (launcher.local_world_size > gpus && !std::getenv("NCCL_HOSTID"))
-      throw UsageError(fmt::format(
-          "--device cuda: {} ranks on {} share {} GPU(s), and NCCL cannot put two ranks of one communicator on one "
-          "GPU: start at most {} rank(s) per node (srun --ntasks-per-node, mpirun -npernode, --local-ranks)",
-          launcher.local_world_size, hostName(), gpus, gpus));
+  // Each rank checks its own node (CUDA answers, a GPU per rank), and all agree before any refuses: a refusal on
+  // some ranks only (a node whose CUDA sees 7 GPUs for 8 ranks, next to nodes that are fine) would leave those in
+  // MPI_Finalize and the others in the next collective, for ever. Agreeing costs one allgather and lets every rank
+  // exit 2 with one message naming the ranks and hosts at fault, which an abort of the job (exit 3, MPI's own
+  // noise) would not.
+  static void requireGpuPerRank(Bootstrap& boot, const LauncherEnv& launcher) {
+    std::string problem;
+    try {
+      const int gpus = scaling::requireCudaDevice();
+      if (launcher.local_world_size > gpus && !std::getenv("NCCL_HOSTID"))
+        problem = fmt::format(
+            "{} ranks on {} share {} GPU(s), and NCCL cannot put two ranks of one communicator on one GPU: start at "
+            "most {} rank(s) per node (srun --ntasks-per-node, mpirun -npernode, --local-ranks)",
+            launcher.local_world_size, hostName(), gpus, gpus);
+    } catch (const UsageError& e) {
+      problem = e.what();
+    }
+    const std::vector<std::string> all = boot.allGather(problem);
+    std::vector<std::pair<std::string, std::vector<int>>> problems;  // each problem with its ranks, first seen first
+    for (int r = 0; r < static_cast<int>(all.size()); ++r) {
+      const std::string& p = all[static_cast<size_t>(r)];
+      if (p.empty()) continue;
+      auto it = std::find_if(problems.begin(), problems.end(), [&](const auto& q) { return q.first == p; });
+      if (it == problems.end()) it = problems.insert(problems.end(), {p, {}});
+      it->second.push_back(r);
+    }
+    if (problems.empty()) return;
+    if (problems.size() == 1 && problems[0].second.size() == all.size())
+      throw UsageError("--device cuda: " + problems[0].first);  // every rank alike
+    std::vector<std::string> parts;
+    int bad = 0;
+    for (const auto& [p, ranks] : problems) {
+      parts.push_back(fmt::format("rank{} {}: {}", ranks.size() > 1 ? "s" : "", fmt::join(ranks, ","), p));
+      bad += static_cast<int>(ranks.size());
+    }
+    throw UsageError(
+        fmt::format("--device cuda: {} of {} ranks cannot use a GPU; {}", bad, all.size(), fmt::join(parts, "; ")));
   }
 
   int runNative(Bootstrap& boot, const LauncherEnv& launcher, const FabricModel& model, const Invocation& inv) {
@@ -146,7 +183,7 @@ class ScaleCommand final : public Command {
     if (boot.size() < largest)
       throw UsageError(fmt::format("--ranks asks for {} ranks but {} were launched: raise --local-ranks (or -np)",
                                    largest, boot.size()));
-    if (device_ == "cuda") requireGpuPerRank(launcher);
+    if (device_ == "cuda") requireGpuPerRank(boot, launcher);
     blasThreads_ = scaling::useBlasThreads(blasThreads_, launcher.local_world_size);  // same at every N
     RunReport report;
     report.context = gatherContext("scale", inv, boot, launcher);

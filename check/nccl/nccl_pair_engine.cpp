@@ -8,9 +8,10 @@
 //
 // The protocol (pair_protocol.hpp) drives the transport: posted sends and receives gather in one NCCL group
 // until complete() ends it and waits for the stream, so a burst's messages go out as one group; the burst's
-// clock stops on the receiver's acknowledgement (sendCompletesBeforeDelivery). Control values travel through a small
-// device buffer. Every wait polls ncclCommGetAsyncError, so a dead peer or a network error becomes an error
-// instead of a hang.
+// clock stops on the receiver's acknowledgement (sendCompletesBeforeDelivery), less the acknowledgement's own trip,
+// which the protocol measures. Control values travel through a small device buffer. Every wait polls
+// ncclCommGetAsyncError, so a dead peer or a network error becomes an error instead of a hang; a failed wait aborts
+// the communicator before the error leaves (waitNcclStream).
 //
 // Built into preflight-gpu.so (gpu/CMakeLists.txt); `preflight` registers "nccl" in nccl_engine_proxy.cpp.
 #include "nccl_pair_engine.hpp"
@@ -38,7 +39,7 @@ constexpr size_t kMaxValues = 2;  ///< doubles in one control message (the respo
 class NcclPairEngine final : public PairEngine {
  public:
   ~NcclPairEngine() override {
-    endNcclComm(comm_, exceptionsAtStart_);  // first: an aborted communicator lets the stream's kernels end
+    comm_.end();  // first: an aborted communicator lets the stream's kernels end
     if (buf_) PF_CUDA_WARN(cudaFree(buf_));
     if (ctl_) PF_CUDA_WARN(cudaFree(ctl_));
     if (ctlHost_) PF_CUDA_WARN(cudaFreeHost(ctlHost_));
@@ -77,7 +78,7 @@ class NcclPairEngine final : public PairEngine {
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PF_CUDA_CHECK(cudaMalloc(&ctl_, kMaxValues * sizeof(double)));
     PF_CUDA_CHECK(cudaMallocHost(&ctlHost_, kMaxValues * sizeof(double)));
-    PF_NCCL_CHECK(ncclCommInitRank(&comm_, static_cast<int>(ncclRankOf_.size()), id, ncclRankOf_.at(boot.rank())));
+    comm_.init(static_cast<int>(ncclRankOf_.size()), id, ncclRankOf_.at(boot.rank()));
     int version = 0;
     PF_NCCL_CHECK(ncclGetVersion(&version));
     cudaDeviceProp prop{};
@@ -94,18 +95,18 @@ class NcclPairEngine final : public PairEngine {
 
   void prepare(int, uint64_t bytes, bool initiator) override {
     if (bytes <= bufBytes_) return;
-    if (buf_) PF_CUDA_CHECK(cudaFree(buf_));
+    if (buf_) PF_CUDA_CHECK(cudaFree(buf_));  // the last burst was waited for (complete)
     PF_CUDA_CHECK(cudaMalloc(&buf_, bytes));
     PF_CUDA_CHECK(cudaMemset(buf_, initiator ? 1 : 2, bytes));
     bufBytes_ = bytes;
   }
   void postSend(int peer, uint64_t bytes) override {
     group();
-    PF_NCCL_CHECK(ncclSend(buf_, bytes, ncclInt8, ncclRankOf_.at(peer), comm_, stream_));
+    PF_NCCL_CHECK(ncclSend(buf_, bytes, ncclInt8, ncclRankOf_.at(peer), comm_.get(), stream_));
   }
   void postRecv(int peer, uint64_t bytes) override {
     group();
-    PF_NCCL_CHECK(ncclRecv(buf_, bytes, ncclInt8, ncclRankOf_.at(peer), comm_, stream_));
+    PF_NCCL_CHECK(ncclRecv(buf_, bytes, ncclInt8, ncclRankOf_.at(peer), comm_.get(), stream_));
   }
   void complete() override {
     if (grouped_) {
@@ -124,12 +125,12 @@ class NcclPairEngine final : public PairEngine {
     // polling wait, so a dead peer would hang it instead of failing.
     std::copy(v.begin(), v.end(), ctlHost_);
     PF_CUDA_CHECK(cudaMemcpyAsync(ctl_, ctlHost_, v.size_bytes(), cudaMemcpyHostToDevice, stream_));
-    PF_NCCL_CHECK(ncclSend(ctl_, v.size(), ncclFloat64, ncclRankOf_.at(peer), comm_, stream_));
+    PF_NCCL_CHECK(ncclSend(ctl_, v.size(), ncclFloat64, ncclRankOf_.at(peer), comm_.get(), stream_));
     wait();
   }
   void recvValues(int peer, std::span<double> v) override {
     PF_CHECK(v.size() <= kMaxValues) << v.size() << " control values";
-    PF_NCCL_CHECK(ncclRecv(ctl_, v.size(), ncclFloat64, ncclRankOf_.at(peer), comm_, stream_));
+    PF_NCCL_CHECK(ncclRecv(ctl_, v.size(), ncclFloat64, ncclRankOf_.at(peer), comm_.get(), stream_));
     PF_CUDA_CHECK(cudaMemcpyAsync(ctlHost_, ctl_, v.size_bytes(), cudaMemcpyDeviceToHost, stream_));
     wait();
     std::copy(ctlHost_, ctlHost_ + v.size(), v.begin());
@@ -145,13 +146,12 @@ class NcclPairEngine final : public PairEngine {
   }
 
   std::map<int, int> ncclRankOf_;  ///< world rank -> NCCL rank, leaders only
-  ncclComm_t comm_ = nullptr;
+  NcclComm comm_;                  ///< ended first in the destructor; aborted by a failed wait (waitNcclStream)
   cudaStream_t stream_ = nullptr;
   void* buf_ = nullptr;
   size_t bufBytes_ = 0;
   double* ctl_ = nullptr;
   double* ctlHost_ = nullptr;  ///< pinned staging for ctl_
-  int exceptionsAtStart_ = std::uncaught_exceptions();
   int device_ = 0;
   bool grouped_ = false;  ///< a group is open: posted operations not yet completed
   Json info_ = Json{{"engine", "nccl"}, {"buffers", "device"}, {"role", "not a leader: no GPU used"}};

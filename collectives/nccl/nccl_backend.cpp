@@ -54,7 +54,7 @@ ncclRedOp_t ncclOp(RedOp op) {
 class NcclBackend final : public Backend {
  public:
   ~NcclBackend() override {
-    endNcclComm(comm_, exceptionsAtStart_);  // first: an aborted communicator lets the stream's kernels end
+    comm_.end();  // first: an aborted communicator lets the stream's kernels end
     if (scratch_) PF_CUDA_WARN(cudaFree(scratch_));
     if (start_) PF_CUDA_WARN(cudaEventDestroy(start_));
     if (stop_) PF_CUDA_WARN(cudaEventDestroy(stop_));
@@ -75,7 +75,7 @@ class NcclBackend final : public Backend {
     const ncclUniqueId id = shareNcclUniqueId(boot);
     rank_ = boot.rank();
     size_ = boot.size();
-    PF_NCCL_CHECK(ncclCommInitRank(&comm_, size_, id, rank_));
+    comm_.init(size_, id, rank_);
     PF_NCCL_CHECK(ncclGetVersion(&ncclVersion_));
   }
 
@@ -100,7 +100,13 @@ class NcclBackend final : public Backend {
     PF_CUDA_CHECK(cudaMalloc(&p, bytes));
     return p;
   }
-  void release(void* p) noexcept override { PF_CUDA_WARN(cudaFree(p)); }
+  // cudaFree waits for the device: while an error leaves (a launch that NCCL refused behind queued kernels that
+  // wait on peers), the communicator is aborted first so those kernels end. waitNcclStream has done so already
+  // for an asynchronous error.
+  void release(void* p) noexcept override {
+    if (std::uncaught_exceptions() > exceptionsAtStart_) comm_.abort();
+    PF_CUDA_WARN(cudaFree(p));
+  }
   // On NCCL's stream, not with cudaMemcpy: the legacy stream does not order with a non-blocking one, and a
   // pageable host-to-device cudaMemcpy may return before its DMA lands, so NCCL could read the poison pattern.
   void toDevice(void* dst, const void* src, size_t bytes) override {
@@ -122,7 +128,7 @@ class NcclBackend final : public Backend {
       staged.send = scratch(bytes);
       PF_CUDA_CHECK(cudaMemcpyAsync(const_cast<void*>(staged.send), l.send, bytes, cudaMemcpyDeviceToDevice, stream_));
     }
-    call_->run(NcclArgs{staged, comm_, stream_, rank_, size_, ncclType(l.dtype), ncclOp(l.op), sizeOf(l.dtype)});
+    call_->run(NcclArgs{staged, comm_.get(), stream_, rank_, size_, ncclType(l.dtype), ncclOp(l.op), sizeOf(l.dtype)});
   }
 
   void complete() override { waitNcclStream(stream_, comm_); }
@@ -170,7 +176,6 @@ class NcclBackend final : public Backend {
     return scratch_;
   }
 
-  ncclComm_t comm_ = nullptr;
   cudaStream_t stream_ = nullptr;
   void* scratch_ = nullptr;
   size_t scratchBytes_ = 0;
@@ -178,6 +183,7 @@ class NcclBackend final : public Backend {
   int ncclVersion_ = 0;  ///< ncclGetVersion() of the library loaded: 22809 = 2.28.9
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
   int device_ = 0, rank_ = 0, size_ = 1;
+  NcclComm comm_;                   ///< ended first in the destructor (NcclComm::end)
   const NcclCall* call_ = nullptr;  // from select(): the selected collective's entry in nccl_calls.cpp
 };
 

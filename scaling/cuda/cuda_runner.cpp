@@ -25,7 +25,7 @@ namespace {
 
 class CudaScaleTrainer final : public ScaleTrainer {
  public:
-  CudaScaleTrainer(const TrainerSpec& spec, int rank, int ranks, ncclComm_t comm) : t_(spec, rank, ranks, comm) {}
+  CudaScaleTrainer(const TrainerSpec& spec, int rank, int ranks, NcclComm* comm) : t_(spec, rank, ranks, comm) {}
   StepTiming step(long long step) override { return t_.step(step); }  // returns when the GPU is done
   const std::vector<BucketEvent>& lastEvents() const override { return t_.lastEvents(); }
   std::vector<float> params() override { return t_.params(); }
@@ -40,15 +40,14 @@ class CudaDevice final : public ScaleDevice {
  public:
   /// Joins the NCCL communicator of the `n` ranks (collective over them) when n > 1.
   CudaDevice(int n, const ncclUniqueId& id, int rank) {
-    if (n > 1) PF_NCCL_CHECK(ncclCommInitRank(&comm_, n, id, rank));
+    if (n > 1) comm_.init(n, id, rank);
   }
-  ~CudaDevice() override { endNcclComm(comm_, exceptionsAtStart_); }
   CudaDevice(const CudaDevice&) = delete;
   CudaDevice& operator=(const CudaDevice&) = delete;
   std::string name() const override { return "cuda"; }
   std::unique_ptr<ScaleTrainer> makeTrainer(const TrainerSpec& spec, GradReducer& group) override {
     // A group of one (the single-rank reference, or N = 1) trains without NCCL.
-    return std::make_unique<CudaScaleTrainer>(spec, group.rank(), group.size(), group.size() > 1 ? comm_ : nullptr);
+    return std::make_unique<CudaScaleTrainer>(spec, group.rank(), group.size(), group.size() > 1 ? &comm_ : nullptr);
   }
   // The CUDA reference against the CPU trainer on the same batch and steps (informational).
   Json extraFields(const TrainerSpec& reference, int steps, const std::vector<float>& referenceParams) override {
@@ -62,8 +61,7 @@ class CudaDevice final : public ScaleDevice {
   }
 
  private:
-  ncclComm_t comm_ = nullptr;
-  int exceptionsAtStart_ = std::uncaught_exceptions();
+  NcclComm comm_;  // destroyed after the trainers it lends itself to (runWorldSizeOn ends them first)
 };
 
 }  // namespace
@@ -76,7 +74,15 @@ int requireCudaDevice() {
 }
 
 Json runCudaWorldSize(const ScaleOptions& opt, int n, Bootstrap& boot, int localRank) {
-  const int devices = requireCudaDevice();
+  // The ranks agreed at the start that each has a GPU (scale_command.cpp); one that has lost it since fails at run
+  // time, which takes every rank down (cli/launch.cpp), where a usage error on one rank would leave the others
+  // waiting in the next collective.
+  int devices = 0;
+  try {
+    devices = requireCudaDevice();
+  } catch (const UsageError& e) {
+    throw CudaError(fmt::format("the GPU went away during the run: {}", e.what()));
+  }
   // Collective on every launched rank, before the group exists: the NCCL id for the first n ranks.
   ncclUniqueId id{};
   if (n > 1) id = shareNcclUniqueId(boot);

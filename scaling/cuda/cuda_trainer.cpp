@@ -47,7 +47,7 @@ float elapsedUs(cudaEvent_t a, cudaEvent_t b) {
 struct CudaTrainer::Impl {
   TrainerSpec spec;
   int rank = 0, ranks = 1;
-  ncclComm_t comm = nullptr;
+  NcclComm* comm = nullptr;
   Mlp host;  // initial parameters, slots, and the checksum of copied-back parameters
   std::vector<Bucket> buckets;
   std::vector<BucketEvent> events;
@@ -64,7 +64,7 @@ struct CudaTrainer::Impl {
   std::vector<cudaEvent_t> evLayer, evReady, evCommStart, evCommEnd;
   int exceptionsAtStart = std::uncaught_exceptions();
 
-  Impl(const TrainerSpec& s, int r, int n, ncclComm_t c)
+  Impl(const TrainerSpec& s, int r, int n, NcclComm* c)
       : spec(s), rank(r), ranks(n), comm(c), host(s.model), buckets(makeBuckets(host.slots(), s.bucketCapBytes)) {}
 
   void init() {
@@ -163,7 +163,8 @@ struct CudaTrainer::Impl {
           PF_CUDA_CHECK(cudaEventRecord(evReady[next], compute));
           PF_CUDA_CHECK(cudaStreamWaitEvent(comms, evReady[next], 0));
           PF_CUDA_CHECK(cudaEventRecord(evCommStart[next], comms));
-          PF_NCCL_CHECK(ncclAllReduce(grads + bk.offset, grads + bk.offset, bk.count, ncclFloat, ncclAvg, comm, comms));
+          PF_NCCL_CHECK(
+              ncclAllReduce(grads + bk.offset, grads + bk.offset, bk.count, ncclFloat, ncclAvg, comm->get(), comms));
           PF_CUDA_CHECK(cudaEventRecord(evCommEnd[next], comms));
         }
         events[next].startedAfterLayers = spec.model.depth - l;
@@ -192,7 +193,7 @@ struct CudaTrainer::Impl {
   // Waits for the step by polling, so an asynchronous NCCL error surfaces instead of a hang.
   void waitDone() {
     if (comm) {
-      waitNcclStream(compute, comm);
+      waitNcclStream(compute, *comm);
     } else {
       PF_CUDA_CHECK(cudaStreamSynchronize(compute));
     }
@@ -247,7 +248,7 @@ struct CudaTrainer::Impl {
   }
 };
 
-CudaTrainer::CudaTrainer(const TrainerSpec& spec, int rank, int ranks, ncclComm_t comm)
+CudaTrainer::CudaTrainer(const TrainerSpec& spec, int rank, int ranks, NcclComm* comm)
     : impl_(std::make_unique<Impl>(spec, rank, ranks, comm)) {
   impl_->init();
 }

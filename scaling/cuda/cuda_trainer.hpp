@@ -25,13 +25,18 @@
 #include "buckets.hpp"
 #include "trainer.hpp"
 
+namespace pf {
+class NcclComm;  // collectives/nccl/nccl_check.hpp
+}
+
 namespace pf::scaling {
 
 class CudaTrainer {
  public:
   /// Uses the current CUDA device. `comm` is the data-parallel group (rank `rank` of `ranks`); nullptr for a
-  /// single rank without NCCL (then no all-reduce is issued). The communicator is borrowed, not owned.
-  CudaTrainer(const TrainerSpec& spec, int rank, int ranks, ncclComm_t comm);
+  /// single rank without NCCL (then no all-reduce is issued). The communicator is borrowed, not owned; a failed
+  /// wait for the step aborts it (waitNcclStream) before the error leaves.
+  CudaTrainer(const TrainerSpec& spec, int rank, int ranks, NcclComm* comm);
   ~CudaTrainer();
   CudaTrainer(const CudaTrainer&) = delete;
   CudaTrainer& operator=(const CudaTrainer&) = delete;

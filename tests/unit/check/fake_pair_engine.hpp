@@ -42,10 +42,13 @@ class FakeWire {
     double arrival = 0;  ///< on the virtual clock
   };
 
-  explicit FakeWire(Speed speed, double latencySeconds = 0) : speed_(std::move(speed)), latency_(latencySeconds) {}
+  /// @param controlSeconds a control message's fixed cost on top of the latency (NCCL's staging copies and kernel)
+  explicit FakeWire(Speed speed, double latencySeconds = 0, double controlSeconds = 0)
+      : speed_(std::move(speed)), latency_(latencySeconds), control_(controlSeconds) {}
 
   double speed(const FakeLink& l) const { return speed_(l); }
   double latency() const { return latency_; }
+  double controlCost() const { return control_; }
 
   void push(int from, int to, Message m) {
     {
@@ -67,7 +70,7 @@ class FakeWire {
 
  private:
   Speed speed_;
-  double latency_;
+  double latency_, control_;
   std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::pair<int, int>, std::deque<Message>> queues_;
@@ -102,7 +105,7 @@ class FakePairEngine final : public PairEngine {
   }
   void complete() override { ++completes_; }
   void sendValues(int peer, std::span<const double> v) override {
-    wire_.push(rank_, peer, {true, 0, {v.begin(), v.end()}, clock_ + wire_.latency()});
+    wire_.push(rank_, peer, {true, 0, {v.begin(), v.end()}, clock_ + wire_.latency() + wire_.controlCost()});
   }
   void recvValues(int peer, std::span<double> v) override {
     FakeWire::Message m = wire_.pop(peer, rank_);

@@ -61,19 +61,11 @@ void expectClose(const std::vector<float>& got, const std::vector<float>& want, 
     }
 }
 
-// The communicator's owner, as CudaDevice in cuda_runner.cpp: it ends the communicator with endNcclComm.
-struct CommOwner {
-  ncclComm_t comm = nullptr;
-  int exceptionsAtStart = std::uncaught_exceptions();
-  ~CommOwner() { endNcclComm(comm, exceptionsAtStart); }
-};
-
-ncclComm_t oneRankComm() {
+// A one-rank communicator in its owner (NcclComm, as CudaDevice in cuda_runner.cpp holds it).
+void joinOneRankComm(NcclComm& comm) {
   ncclUniqueId id{};
-  ncclComm_t comm = nullptr;
   EXPECT_EQ(ncclGetUniqueId(&id), ncclSuccess);
-  EXPECT_EQ(ncclCommInitRank(&comm, 1, id, 0), ncclSuccess);
-  return comm;
+  comm.init(1, id, 0);
 }
 
 // One rank, with and without a communicator, SGD and Adam: the CPU trainer's parameters. The initial parameters
@@ -86,8 +78,9 @@ TEST(CudaTrainerModelled, OneRankHoldsTheCpuTrainersParameters) {
       const TrainerSpec spec = smallSpec(opt);
       std::vector<float> params;
       {
-        CommOwner owner{withNccl ? oneRankComm() : nullptr};
-        CudaTrainer t(spec, 0, 1, owner.comm);
+        NcclComm owner;
+        if (withNccl) joinOneRankComm(owner);
+        CudaTrainer t(spec, 0, 1, withNccl ? &owner : nullptr);
         ASSERT_GE(t.buckets().size(), 2u);
         for (int s = 0; s < kSteps; ++s) EXPECT_GT(t.step(s).loss, 0.0);
         params = t.params();
@@ -115,9 +108,9 @@ TEST(CudaTrainerModelled, ThreeRanksAverageToTheWholeBatchOnOneRank) {
     threads.emplace_back([&, r] {
       try {
         const ncclUniqueId id = shareNcclUniqueId(*boots[r]);
-        CommOwner owner;
-        PF_NCCL_CHECK(ncclCommInitRank(&owner.comm, kRanks, id, r));
-        CudaTrainer t(spec, r, kRanks, owner.comm);
+        NcclComm owner;
+        owner.init(kRanks, id, r);
+        CudaTrainer t(spec, r, kRanks, &owner);
         for (int s = 0; s < kSteps; ++s) t.step(s);
         params[r] = t.params();
       } catch (const std::exception& e) {
@@ -141,8 +134,9 @@ TEST(CudaTrainerModelled, APeerThatDiesMidStepThrowsAndNothingWaitsForever) {
   modelled::reset();
   const TrainerSpec spec = smallSpec("sgd");
   auto run = [&] {
-    CommOwner owner{oneRankComm()};
-    CudaTrainer t(spec, 0, 1, owner.comm);
+    NcclComm owner;
+    joinOneRankComm(owner);
+    CudaTrainer t(spec, 0, 1, &owner);
     t.step(0);
     modelled::state().peerDies = true;
     modelled::state().asyncError = true;

@@ -37,8 +37,10 @@ void enqueue(cudaStream_t s, std::function<void()> f);
 void enqueueWhen(cudaStream_t s, std::function<bool()> ready, std::function<void()> f);
 /// Marks `s` as holding work that never finishes.
 void stick(cudaStream_t s);
-/// Whether some stream holds work that never finishes.
+/// Whether some live stream holds work that never finishes.
 bool anyStuck();
+/// An aborted communicator's kernels end: `s` (when not destroyed) drops its work and is no longer stuck.
+void endAborted(cudaStream_t s);
 /// Forgets the NCCL half's communicators (reset()).
 void resetNccl();
 

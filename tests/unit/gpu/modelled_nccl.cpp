@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <type_traits>
 #include <vector>
 
@@ -57,7 +58,8 @@ struct Clique {
 struct ncclComm {
   std::shared_ptr<pf::test::modelled::Clique> clique;
   int rank = 0;
-  long next = 0;  // the number of this rank's next operation
+  long next = 0;                        // the number of this rank's next operation
+  std::set<cudaStream_t> streams = {};  // where its operations were enqueued (ncclCommAbort ends them)
 };
 
 namespace pf::test::modelled {
@@ -211,6 +213,7 @@ ncclResult_t collective(ncclComm* c, cudaStream_t s, const void* send, void* rec
     std::lock_guard lk(detail::stateLock());
     peerDies = state().peerDies;
   }
+  c->streams.insert(s);
   if (peerDies) detail::stick(s);
   detail::enqueue(s, [c, op, send, recv, compute = std::move(compute)] {
     Part mine;
@@ -232,6 +235,7 @@ ncclResult_t collective(ncclComm* c, cudaStream_t s, const void* send, void* rec
 ncclResult_t post(std::vector<P2p>& list, void* buf, size_t n, ncclDataType_t t, int peer, ncclComm* c,
                   cudaStream_t st) {
   if (peer < 0 || peer >= c->clique->n) return ncclInvalidArgument;
+  c->streams.insert(st);
   if (groupDepth == 0) return detail::stick(st), ncclSuccess;
   groupComm = c;
   groupStream = st;
@@ -284,7 +288,12 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   if (m::detail::anyStuck()) m::detail::count(&State::blockedWaits);
   return delete comm, ncclSuccess;
 }
-ncclResult_t ncclCommAbort(ncclComm_t comm) { return m::detail::count(&State::aborts), delete comm, ncclSuccess; }
+// Abort ends the communicator's kernels, those stuck on a dead peer too: its streams can be waited for again.
+ncclResult_t ncclCommAbort(ncclComm_t comm) {
+  m::detail::count(&State::aborts);
+  for (cudaStream_t s : comm->streams) m::detail::endAborted(s);
+  return delete comm, ncclSuccess;
+}
 ncclResult_t ncclCommGetAsyncError(ncclComm_t, ncclResult_t* e) {
   std::lock_guard lk(m::detail::stateLock());
   return *e = m::state().asyncError ? ncclSystemError : ncclSuccess, ncclSuccess;

@@ -5,6 +5,7 @@
 // signatures of the CUDA 13 headers (which declare them extern "C"), one device.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include "modelled_internal.hpp"
@@ -29,12 +31,12 @@ namespace pf::test::modelled {
 namespace {
 
 State g;
-std::mutex mu;  // guards g, pinned, stuckSeen
+std::mutex mu;  // guards g, pinned, live
 // Pageable host-to-device copies staged by cudaMemcpy, and memsets, that have not landed: they land when the legacy
 // stream is next ordered with the host (a cudaMemcpy of another kind, a legacy stream wait). Per rank thread.
 thread_local std::vector<std::function<void()>> pendingLegacyDma;
 std::map<const char*, size_t> pinned;  // cudaHostAlloc'ed ranges: start -> bytes
-bool stuckSeen = false;                // some stream holds work that never finishes
+std::set<cudaStream_t> live;           // streams made and not yet destroyed, every rank's
 
 bool isPinned(const void* p) {
   std::lock_guard lk(mu);
@@ -81,6 +83,15 @@ bool runUntil(cudaStream_t s, long long ticket) {
 
 bool drain(cudaStream_t s) { return s == nullptr ? (landLegacyDma(), true) : runUntil(s, s->enqueued); }
 
+// What cudaDeviceSynchronize does, and with it every call that synchronises the device implicitly (cudaFree,
+// cudaFreeHost): the legacy stream's copies land and this rank's streams run to their end. A stream that never
+// finishes counts a wait that would block forever on real hardware.
+void syncDevice() {
+  landLegacyDma();
+  for (cudaStream_t s : myStreams)
+    if (!drain(s)) detail::count(&State::blockedWaits);
+}
+
 }  // namespace
 
 State& state() { return g; }
@@ -89,7 +100,6 @@ void reset() {
     std::lock_guard lk(mu);
     g = State{};
     pinned.clear();
-    stuckSeen = false;
   }
   pendingLegacyDma.clear();
   detail::resetNccl();
@@ -119,13 +129,19 @@ void enqueueWhen(cudaStream_t s, std::function<bool()> ready, std::function<void
   s->work.push_back({std::move(ready), std::move(f)});
 }
 void stick(cudaStream_t s) {
-  s->stuck = true;
   std::lock_guard lk(mu);
-  stuckSeen = true;
+  s->stuck = true;
 }
 bool anyStuck() {
   std::lock_guard lk(mu);
-  return stuckSeen;
+  return std::any_of(live.begin(), live.end(), [](cudaStream_t s) { return s->stuck; });
+}
+void endAborted(cudaStream_t s) {
+  std::lock_guard lk(mu);
+  if (!live.count(s)) return;  // destroyed already
+  s->stuck = false;
+  s->work.clear();
+  s->completed = s->enqueued;
 }
 
 }  // namespace detail
@@ -158,13 +174,28 @@ cudaError_t cudaMemGetInfo(size_t* freeBytes, size_t* totalBytes) {
 cudaError_t cudaMalloc(void** p, size_t bytes) {
   return (*p = std::malloc(bytes ? bytes : 1)) ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-cudaError_t cudaFree(void* p) { return std::free(p), cudaSuccess; }
+// cudaFree synchronises the device (the CUDA programming guide's implicit synchronisation; cudaFreeAsync exists to
+// avoid it): freeing memory that a stuck NCCL kernel may touch waits for that kernel.
+cudaError_t cudaFree(void* p) {
+  m::syncDevice();
+  return std::free(p), cudaSuccess;
+}
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned int) {
   m::myStreams.push_back(*s = new CUstream_st);
+  std::lock_guard lk(m::mu);
+  m::live.insert(*s);
   return cudaSuccess;
 }
+// Modelled as waiting for the stream's work. The API reference lets cudaStreamDestroy return at once and release
+// the stream when its work is done, but a stream whose kernel never ends is never released either; the model is
+// the stricter of the two, so that a destructor cannot rely on the difference.
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  if (!m::drain(s)) m::detail::count(&State::blockedWaits);
   std::erase(m::myStreams, s);
+  {
+    std::lock_guard lk(m::mu);
+    m::live.erase(s);
+  }
   return delete s, cudaSuccess;
 }
 cudaError_t cudaStreamQuery(cudaStream_t s) { return m::drain(s) ? cudaSuccess : cudaErrorNotReady; }
@@ -187,12 +218,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int) {
   m::detail::enqueueWhen(s, [src = e->stream, ticket = e->ticket] { return !src || src->completed >= ticket; }, {});
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() {
-  m::landLegacyDma();
-  for (cudaStream_t s : m::myStreams)
-    if (!m::drain(s)) m::detail::count(&State::blockedWaits);
-  return cudaSuccess;
-}
+cudaError_t cudaDeviceSynchronize() { return m::syncDevice(), cudaSuccess; }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   *ms = static_cast<float>((b->seconds - a->seconds) * 1e3);
   return cudaSuccess;
@@ -229,6 +255,7 @@ cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned int) {
   return cudaSuccess;
 }
 cudaError_t cudaFreeHost(void* p) {
+  m::syncDevice();  // as cudaFree
   {
     std::lock_guard lk(m::mu);
     m::pinned.erase(static_cast<const char*>(p));

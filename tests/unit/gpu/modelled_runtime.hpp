@@ -19,7 +19,9 @@
 //     in which order);
 //   - a "stuck" stream (a peer that died; any send or receive outside a group) never finishes:
 //     waiting on it blocks forever, which is counted here (`blockedWaits`) instead of hanging the test, and
-//     NCCL reports the failure asynchronously.
+//     NCCL reports the failure asynchronously. cudaFree and cudaFreeHost wait for the whole device, and
+//     cudaStreamDestroy for its stream, as implicit synchronisation makes them; ncclCommAbort ends the
+//     communicator's stuck work (its kernels end), after which those waits return.
 // cuBLAS's SGEMM and the CUDA trainer's kernels are done on the host in stream order (modelled_cublas.cpp,
 // modelled_kernels.cpp). It is a test double for ordering and error paths, not a measurement of anything.
 #pragma once

@@ -132,7 +132,7 @@ void launchOnAStuckStream(Bootstrap& boot) {
   auto be = makeNcclBackend();
   be->init(boot, LauncherEnv{});
   be->select("all_reduce");
-  struct Buffer {  // freed before the backend (a leak would fail the sanitizer run)
+  struct Buffer {  // freed before the backend, as runSweep's buffers are (cudaFree synchronises the device)
     Backend& be;
     void* p;
     ~Buffer() { be.release(p); }
@@ -152,6 +152,27 @@ TEST(NcclBackendModelled, AnAsyncNcclErrorThrowsAndAbortsTheCommunicator) {
   modelled::reset();
   auto boot = makeLocalBootstrap();
   EXPECT_THROW(launchOnAStuckStream(*boot), NcclError);
+  EXPECT_EQ(modelled::state().aborts, 1);
+  EXPECT_EQ(modelled::state().destroys, 0);
+  EXPECT_EQ(modelled::state().blockedWaits, 0);
+}
+
+// A peer dies while a sweep runs (issue 49, defect 1): the wait in runSweep throws NcclError with NCCL's kernel still
+// stuck, and the sweep's buffers are freed as the error leaves. cudaFree synchronises the device, so unless the
+// failed wait aborted the communicator first, the rank would wait there forever and never reach the code that takes
+// the job down (cli/launch.cpp). Fails when waitNcclStream throws without aborting (one blocked wait per buffer).
+TEST(NcclBackendModelled, APeerThatDiesMidSweepIsAbortedBeforeTheBuffersAreFreed) {
+  modelled::reset();
+  auto boot = makeLocalBootstrap();
+  auto be = makeNcclBackend();
+  be->init(*boot, LauncherEnv{});
+  auto coll = Registry<Collective>::instance().create("all_reduce");
+  modelled::state().peerDies = true;
+  modelled::state().asyncError = true;
+  EXPECT_THROW(runSweep(*be, *boot, *coll, small()), NcclError);
+  EXPECT_EQ(modelled::state().blockedWaits, 0) << "a buffer's cudaFree waited on NCCL's stuck kernel";
+  EXPECT_EQ(modelled::state().aborts, 1);
+  be.reset();  // the backend's own end neither destroys nor aborts again
   EXPECT_EQ(modelled::state().aborts, 1);
   EXPECT_EQ(modelled::state().destroys, 0);
   EXPECT_EQ(modelled::state().blockedWaits, 0);

@@ -16,6 +16,7 @@
 
 #include "../gpu_presence.hpp"
 #include "cuda_runner.hpp"
+#include "nccl/nccl_check.hpp"
 #include "pf/error.hpp"
 #include "reducer.hpp"
 #include "trainer.hpp"
@@ -57,22 +58,23 @@ void expectClose(const std::vector<float>& gpu, const std::vector<float>& cpu) {
 
 void compareWithCpu(const std::string& opt, bool withNccl) {
   const TrainerSpec spec = smallSpec(opt);
-  ncclComm_t comm = nullptr;
+  NcclComm comm;  // the trainer borrows it (cuda_runner.cpp's device owns it)
   if (withNccl) {
-    int dev = 0;
-    ASSERT_EQ(ncclCommInitAll(&comm, 1, &dev), ncclSuccess);
+    ncclUniqueId id{};
+    ASSERT_EQ(ncclGetUniqueId(&id), ncclSuccess);
+    comm.init(1, id, 0);
   }
   std::vector<float> gpu;
   double gpuLoss = 0;
   {
-    CudaTrainer t(spec, 0, 1, comm);
+    CudaTrainer t(spec, 0, 1, withNccl ? &comm : nullptr);
     EXPECT_GE(t.buckets().size(), 2u);
     gpuLoss = t.step(0).loss;
     for (int s = 1; s < 5; ++s) t.step(s);
     gpu = t.params();
     EXPECT_EQ(t.lastEvents().size(), t.buckets().size());
   }
-  if (comm) ncclCommDestroy(comm);
+  comm.end();
   auto solo = makeSoloReducer();
   Trainer cpu(spec, *solo);
   const double cpuLoss = cpu.step(0).loss;
