@@ -130,4 +130,12 @@ std::vector<Finding> ncclDiagFindings(const std::vector<NcclDiagLine>& lines, co
   return out;
 }
 
+std::vector<Finding> engineDiagnostics(const Json& engineInfo, const std::string& host) {
+  if (!engineInfo.is_object() || !engineInfo.contains("nccl_diagnostics")) return {};
+  std::string text;
+  for (const Json& line : engineInfo["nccl_diagnostics"])
+    if (line.is_string()) text += line.get<std::string>() + "\n";
+  return ncclDiagFindings(parseNcclDiag(text), host);
+}
+
 }  // namespace pf::check

@@ -12,8 +12,10 @@
 //   node01:15 NCCL DIAG NCCL diagnostics completed in 245.3 ms across 8 ranks
 // (NCCL's "Diagnostics" and "RAS" troubleshooting pages). Each line tagged other than [OK] becomes a finding on
 // the host that printed it, with a remedy for its area; untagged lines after one (the failed GPU pairs NCCL lists)
-// are kept as its evidence. The engine does not run them yet: ci/gpu_validate.sh runs NCCL with them on and reads
-// the output with this parser (not run on a GPU yet).
+// are kept as its evidence. The NCCL pair engine switches the active diagnostics on for its communicator when NCCL
+// is 2.31 or later (and NCCL_RUN_DIAGNOSTICS is not set), captures rank 0's report and hands its lines over in its
+// info ("nccl_diagnostics"); ci/gpu_validate.sh runs NCCL with both kinds on and reads the output with this parser
+// (not run on a GPU yet).
 #pragma once
 
 #include <string>
@@ -37,6 +39,10 @@ std::vector<NcclDiagLine> parseNcclDiag(const std::string& output);
 /// "nccl.diag.<area>"; a problem NCCL reports (a failed or unverified P2P edge, uncorrected ECC, an inactive link)
 /// fails, a difference between ranks or a notice warns.
 std::vector<Finding> ncclDiagFindings(const std::vector<NcclDiagLine>& lines, const std::string& defaultHost);
+
+/// The findings of the report lines a pair engine's info() carries ("nccl_diagnostics": NCCL rank 0's lines);
+/// none when it carries none. @param host the node of NCCL rank 0, for lines that name no host
+std::vector<Finding> engineDiagnostics(const Json& engineInfo, const std::string& host);
 
 /// What to do about a non-OK line of `area` (the text helps tell a P2P write mismatch from an ACS block).
 std::string ncclDiagRemedy(const std::string& area, const std::string& text);

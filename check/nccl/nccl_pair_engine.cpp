@@ -24,17 +24,20 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
 #include "nccl/nccl_check.hpp"
 #include "pf/cuda_check.hpp"
 #include "pf/error.hpp"
+#include "stdout_capture.hpp"
 
 namespace pf::check {
 namespace {
 
-constexpr size_t kMaxValues = 2;  ///< doubles in one control message (the responder's figures)
+constexpr size_t kMaxValues = 2;             ///< doubles in one control message (the responder's figures)
+constexpr int kFirstDiagnosingNccl = 23100;  ///< NCCL 2.31.0 as ncclGetVersion codes it (major*10000+minor*100)
 
 class NcclPairEngine final : public PairEngine {
  public:
@@ -78,9 +81,31 @@ class NcclPairEngine final : public PairEngine {
     PF_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     PF_CUDA_CHECK(cudaMalloc(&ctl_, kMaxValues * sizeof(double)));
     PF_CUDA_CHECK(cudaMallocHost(&ctlHost_, kMaxValues * sizeof(double)));
-    comm_.init(static_cast<int>(ncclRankOf_.size()), id, ncclRankOf_.at(boot.rank()));
+    // NCCL 2.31 and later verify every GPU pair's path at init when asked (NCCL_RUN_DIAGNOSTICS) and print the
+    // report on NCCL rank 0's standard output: the check asks, unless the user set the variable, and keeps the
+    // report's lines for its findings (nccl_diag.hpp); everything else NCCL printed is passed through.
     int version = 0;
     PF_NCCL_CHECK(ncclGetVersion(&version));
+    const bool diagnose = version >= kFirstDiagnosingNccl;
+    if (diagnose) ::setenv("NCCL_RUN_DIAGNOSTICS", "1", /*overwrite=*/0);
+    std::string printed;
+    {
+      std::optional<StdoutCapture> capture;
+      if (diagnose && ncclRankOf_.at(boot.rank()) == 0) capture.emplace();
+      comm_.init(static_cast<int>(ncclRankOf_.size()), id, ncclRankOf_.at(boot.rank()));
+      if (capture) printed = capture->finish();
+    }
+    Json diagnostics = Json::array();
+    for (size_t at = 0; at < printed.size();) {
+      size_t end = printed.find('\n', at);
+      end = end == std::string::npos ? printed.size() : end + 1;
+      const std::string line = printed.substr(at, end - at);
+      if (line.find("NCCL DIAG") != std::string::npos)
+        diagnostics.push_back(line.substr(0, line.find_last_not_of("\r\n") + 1));
+      else
+        std::fwrite(line.data(), 1, line.size(), stdout);
+      at = end;
+    }
     cudaDeviceProp prop{};
     PF_CUDA_CHECK(cudaGetDeviceProperties(&prop, device_));
     info_ =
@@ -89,6 +114,7 @@ class NcclPairEngine final : public PairEngine {
              {"buffers", "device"},
              {"device", prop.name},
              {"pci_bus_id", fmt::format("{:04x}:{:02x}:{:02x}.0", prop.pciDomainID, prop.pciBusID, prop.pciDeviceID)}};
+    if (diagnose) info_["nccl_diagnostics"] = std::move(diagnostics);  // rank 0's: NCCL prints the report there
   }
 
   Json info() const override { return info_; }

@@ -6,6 +6,12 @@
 #include "nccl_diag.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "nccl/stdout_capture.hpp"
 
 namespace pf::check {
 namespace {
@@ -67,6 +73,43 @@ TEST(NcclDiag, LinesWithoutAHostGoToTheDefaultAndAcsGetsItsRemedy) {
   EXPECT_EQ(f[0].hosts, std::vector<std::string>{"node3"});
   EXPECT_NE(f[0].remedy.find("disable ACS"), std::string::npos) << f[0].remedy;
   EXPECT_TRUE(parseNcclDiag("NCCL INFO Channel 00/02 : 0 1\n").empty());
+}
+
+// The pair engine hands NCCL rank 0's report lines over in its info; lines that name no host are rank 0's node's.
+TEST(NcclDiag, TheEnginesInfoCarriesTheReportIntoFindings) {
+  EXPECT_TRUE(engineDiagnostics(Json{{"engine", "nccl"}}, "node00").empty());
+  const Json info{{"engine", "nccl"},
+                  {"nccl_diagnostics",
+                   {"node00:7 NCCL DIAG === NCCL Diagnostics ===",
+                    "node03:9 NCCL DIAG [INFO] net bw: 1 of 4 rails below 50% of the expected bandwidth",
+                    "NCCL DIAG [OK]   p2p: all 56 directed GPU P2P edges verified"}}};
+  const auto f = engineDiagnostics(info, "node00");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].hosts, std::vector<std::string>{"node03"});
+  EXPECT_EQ(f[0].check, "nccl.diag.net_bw");
+}
+
+// NCCL prints the report with stdio on file descriptor 1: the capture sees both, and the descriptor is restored.
+TEST(StdoutCapture, SeesStdioAndRawWritesAndRestoresTheDescriptor) {
+  struct stat before {
+  }, after{};
+  ASSERT_EQ(::fstat(STDOUT_FILENO, &before), 0);
+  std::string text;
+  {
+    StdoutCapture capture;
+    std::printf("node00:7 NCCL DIAG [OK]   p2p: verified\n");
+    const char raw[] = "raw line\n";
+    ASSERT_EQ(::write(STDOUT_FILENO, raw, sizeof raw - 1), static_cast<ssize_t>(sizeof raw - 1));
+    text = capture.finish();
+    EXPECT_EQ(capture.finish(), "");  // once
+  }
+  // stdio's buffer reaches the file at finish(), so the two may come in either order.
+  EXPECT_NE(text.find("node00:7 NCCL DIAG [OK]   p2p: verified\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("raw line\n"), std::string::npos) << text;
+  EXPECT_EQ(text.size(), 49u) << text;
+  ASSERT_EQ(::fstat(STDOUT_FILENO, &after), 0);  // fd 1 is the file it was before
+  EXPECT_EQ(before.st_dev, after.st_dev);
+  EXPECT_EQ(before.st_ino, after.st_ino);
 }
 
 }  // namespace
