@@ -33,7 +33,7 @@ limit_mib=60
 runtime_packages=(libopenmpi3 openmpi-bin openmpi-common libpmix2 libhwloc15 libevent-core-2.1-7
   libevent-pthreads-2.1-7 libfabric1 libucx0 libpsm2-2 libpsm-infinipath1 libibverbs1 ibverbs-providers librdmacm1
   libnl-3-200 libnl-route-3-200 libopenblas0-pthread libfmt9 libgfortran5 libquadmath0 libmunge2 libltdl7 libxnvctrl0
-  libudev1 zlib1g libzstd1)
+  libudev1 zlib1g libzstd1 libsqlite3-0)
 # The programs that need a GPU, from the build tree (gtest programs run directly, not through ctest, whose
 # files name this machine's paths).
 programs=(bin/preflight lib/preflight/preflight-gpu.so tests/unit/probes/probes_gpu_live_test
