@@ -73,7 +73,8 @@ ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv& launcher, const Env
   opt.dcgmLevel = input.dcgmLevel;
   opt.firstOnNode = launcher.local_rank == 0;  // DCGM's diagnostic runs once per node
   std::vector<Result> local = probes::runProbes(view, opt);
-  if (input.profile) local.push_back(probes::judgeNodeProfile(probes::readNodeFacts(view), *input.profile));
+  if (input.profile)
+    local.push_back(probes::judgeNodeProfile(probes::readNodeFacts(view), *input.profile, opt.firstOnNode));
   auto gathered = probes::gatherResults(boot, input.root.empty() ? hostName() : probes::nodeName(view), local);
   if (boot.rank() != 0) return phase;
 

@@ -106,7 +106,7 @@ class ProbeCommand final : public Command {
     std::vector<Result> local = probes::runProbes(view, opt, only_);
     if (profile_ || !emitPath_.empty()) {
       const probes::NodeFacts facts = probes::readNodeFacts(view);
-      if (profile_) local.push_back(probes::judgeNodeProfile(facts, *profile_));
+      if (profile_) local.push_back(probes::judgeNodeProfile(facts, *profile_, opt.firstOnNode));
       if (!emitPath_.empty() && boot.rank() == 0) emitProfile(facts);
     }
     report.phases.push_back({"probes", timer.seconds()});

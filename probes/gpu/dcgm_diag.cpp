@@ -23,11 +23,13 @@ constexpr const char* kDcgmResetGpu =
 constexpr const char* kDcgmApplyPending =
     "reset the GPU (nvidia-smi -r -i <GPU>) or reboot so the pending retirement or "
     "remap takes effect, then rerun the diagnostic";
-constexpr const char* kDcgmReplaceGpu = "drain the node and replace the GPU (RMA): its memory cannot be repaired in place";
+constexpr const char* kDcgmReplaceGpu =
+    "drain the node and replace the GPU (RMA): its memory cannot be repaired in place";
 constexpr const char* kDcgmCooling =
     "check the node's cooling (fans, airflow, inlet temperature, the BMC's sensor log) "
     "and rerun; drain the node if the GPU keeps throttling";
-constexpr const char* kDcgmPower = "check the GPU's power cables, the PSUs and the power limit (nvidia-smi -q -d POWER)";
+constexpr const char* kDcgmPower =
+    "check the GPU's power cables, the PSUs and the power limit (nvidia-smi -q -d POWER)";
 constexpr const char* kDcgmNvlink =
     "reset the GPU and rerun; if the link stays down or keeps erring, reseat the board "
     "and check the NVSwitch side (nvidia-smi nvlink -s, the fabric manager's log)";
@@ -163,8 +165,8 @@ DcgmDiag parseDcgmDiag(const std::string& raw) {
   const Json& top = j[topKey];
   DcgmDiag d;
   d.runtimeError = dcgmText(top, "runtime_error");
-  d.version =
-      j.contains("metadata") && j["metadata"].is_object() ? dcgmText(j["metadata"], "version") : dcgmText(top, "version");
+  d.version = j.contains("metadata") && j["metadata"].is_object() ? dcgmText(j["metadata"], "version")
+                                                                  : dcgmText(top, "version");
   if (!top.contains("test_categories") || !top["test_categories"].is_array()) {
     if (d.runtimeError.empty()) throw std::runtime_error("dcgmi's JSON has no test_categories and no runtime_error");
     return d;

@@ -88,6 +88,7 @@ std::string profileToToml(const NodeProfile& p, const std::string& fromHost);
 
 /// Judges a node against a profile: result key "probe.profile" (kind probe), pass/warn/fail, one row per
 /// judged item {part, item, expected, found, status, source}, evidence and a remedy for each item that fails.
-Result judgeNodeProfile(const NodeFacts& facts, const NodeProfile& profile);
+/// @param announce with --profile auto, say on stderr which profile the node picked (once per node: its first rank)
+Result judgeNodeProfile(const NodeFacts& facts, const NodeProfile& profile, bool announce = true);
 
 }  // namespace pf::probes

@@ -182,10 +182,10 @@ void judgeHost(Judge& j, const NodeFacts& f, const NodeProfile& p) {
 
 }  // namespace
 
-Result judgeNodeProfile(const NodeFacts& f, const NodeProfile& given) {
+Result judgeNodeProfile(const NodeFacts& f, const NodeProfile& given, bool announce) {
   // --profile auto: each node picks its own built-in, from what it shows, and says which and why.
   const NodeProfile p = given.autoPick ? pickBuiltinProfile(f) : given;
-  if (given.autoPick)
+  if (given.autoPick && announce)
     std::cerr << fmt::format(
         "preflight: {}: {}\n", f.host,
         p.noneFits.empty() ? p.pickedBy : "--profile auto: no built-in profile fits: " + p.noneFits);
