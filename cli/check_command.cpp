@@ -17,6 +17,7 @@
 #include "gate_cli.hpp"
 #include "history_store.hpp"
 #include "launch.hpp"
+#include "nccl_diag.hpp"
 #include "pair_engine.hpp"
 #include "pairs_phase.hpp"
 #include "pf/error.hpp"
@@ -180,6 +181,10 @@ class CheckCommand final : public Command {
         findings.insert(findings.end(), railFindings.begin(), railFindings.end());
       }
       report.context.extra["engine"] = engine->info();
+      if (boot.rank() == 0) {  // NCCL's own diagnostics, when the engine ran them (check/nccl_diag.hpp)
+        auto diag = check::engineDiagnostics(report.context.extra["engine"], hosts.front());
+        findings.insert(findings.end(), diag.begin(), diag.end());
+      }
       // The ports' error counters around the phase that loads the links (check/port_counters.hpp).
       check::PortCounterWatch counters(boot, hosts, probeInput_.root);
       // Rails run over TCP sockets: the RDMA ports' link rate is no expectation for them, the majority is.
