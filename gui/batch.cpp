@@ -48,10 +48,8 @@ int exportPngs(const QString& dir, const QStringList& files, QTextStream& err) {
       const QString path = stem + QString::fromStdString(chart.id) + ".png";
       if (!view.savePng(path, kExportSize)) err << "preflight-viewer: cannot write " << path << "\n", rc = 2;
     }
-    size_t k = 0;
-    for (const Result& r : doc.report.results) {
-      if (r.kind != Kind::kPairs || k >= doc.charts.heatmaps.size()) continue;
-      const PairMatrix hm = pairMatrix(r, doc.charts.heatmaps[k++].failing);
+    for (const reports::charts::Heatmap& h : doc.charts.heatmaps) {
+      const PairMatrix hm = pairMatrix(h);
       HeatmapView view(hm, {});
       const QString path = stem + QString::fromStdString(hm.id) + ".png";
       if (!view.image(kExportSize).save(path, "PNG")) err << "preflight-viewer: cannot write " << path << "\n", rc = 2;

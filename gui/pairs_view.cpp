@@ -54,10 +54,7 @@ PairsView::PairsView(const std::vector<Document>& docs, QWidget* parent) : QWidg
     if (doc.charts.heatmaps.empty()) continue;
     auto texts = std::make_shared<PairTexts>(pairTexts(doc.report));
     std::vector<PairMatrix> matrices;
-    size_t k = 0;
-    for (const Result& r : doc.report.results)
-      if (r.kind == Kind::kPairs && k < doc.charts.heatmaps.size())
-        matrices.push_back(pairMatrix(r, doc.charts.heatmaps[k++].failing));
+    for (const reports::charts::Heatmap& h : doc.charts.heatmaps) matrices.push_back(pairMatrix(h));
     for (const PairMatrix& hm : matrices) {
       auto nodes = hm.nodes;
       auto* view = new HeatmapView(hm, [texts, nodes](int r, int c) {

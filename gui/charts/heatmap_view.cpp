@@ -12,7 +12,6 @@
 
 #include "axis_ticks.hpp"
 #include "chart_view.hpp"
-#include "pf/pair_row.hpp"
 
 namespace pf::gui {
 namespace {
@@ -39,28 +38,16 @@ QString inUnit(double gbps, BandwidthUnit u) {
 
 }  // namespace
 
-PairMatrix pairMatrix(const Result& pairs, std::vector<std::string> failing) {
+PairMatrix pairMatrix(const reports::charts::Heatmap& h) {
   PairMatrix m;
-  m.failing = std::move(failing);
-  std::vector<PairRow> rows;
-  if (pairs.kind == Kind::kPairs)
-    for (const Json& j : pairs.rows) rows.push_back(pairRowFromJson(j));
-  std::map<int, std::string> names;
-  for (const PairRow& r : rows) names[r.node_a] = r.host_a, names[r.node_b] = r.host_b;
-  std::map<int, size_t> index;
-  for (const auto& [node, host] : names) index[node] = m.nodes.size(), m.nodes.push_back(host);
-  m.gbps.assign(m.nodes.size(), std::vector<std::optional<double>>(m.nodes.size()));
-  double best = 0, expected = 0;
-  for (const PairRow& r : rows) {
-    const size_t a = index[r.node_a], b = index[r.node_b];
-    m.gbps[a][b] = r.bw_a_to_b_gbps;
-    m.gbps[b][a] = r.bw_b_to_a_gbps;
-    best = std::max({best, r.bw_a_to_b_gbps, r.bw_b_to_a_gbps});
-    if (r.expected_gbps) expected = std::max(expected, *r.expected_gbps);
-  }
-  m.fullIsExpected = expected > 0;
-  m.full = m.fullIsExpected ? expected : best;
+  m.id = h.id;
+  m.nodes = h.nodes;
+  m.gbps = h.gbps;
+  m.failing = h.failing;
+  m.fullIsExpected = h.expected_gbps.has_value();
+  m.full = h.scale_max_gbps;
   m.title = std::string("node-pair bandwidth, row -> column (") + unitFor(m.full).name + ")";
+  if (h.rails > 1) m.title += ", the slowest of " + std::to_string(h.rails) + " rails in each cell";
   return m;
 }
 

@@ -31,8 +31,9 @@ struct PairMatrix {
   std::vector<std::string> failing;
 };
 
-/// The matrix of a result of kind pairs, with `failing` (the chart model's list) beside it.
-PairMatrix pairMatrix(const Result& pairs, std::vector<std::string> failing);
+/// The chart model's heatmap of a pairs result (charts::pairHeatmap: both directions, the slowest rail per cell,
+/// the failing links), in the viewer's units.
+PairMatrix pairMatrix(const reports::charts::Heatmap& heatmap);
 
 class HeatmapView : public QWidget {
   Q_OBJECT

@@ -76,6 +76,7 @@ struct Heatmap {
   std::vector<std::vector<std::optional<double>>> gbps{};
   std::optional<double> expected_gbps{};  ///< what the analysis expected of a pair (the colour scale's green end)
   double scale_max_gbps = 0;              ///< the colour scale's top: the expected bandwidth, or the largest measured
+  int rails = 0;  ///< rails per pair when the check tested several (--rails): each cell holds the slowest of them
 };
 
 struct ChartSet {

@@ -183,6 +183,39 @@ TEST(ChartModel, PairHeatmapKeepsBothDirectionsInGBps) {
   EXPECT_DOUBLE_EQ(h.scale_max_gbps, 5);
 }
 
+// check --rails: one row per rail for each pair. A slow rail between two healthy ones must show in the cell,
+// whatever the order of the rows, and the failing list names it.
+TEST(ChartModel, PairHeatmapShowsTheSlowestRailOfAPair) {
+  Result r;
+  r.kind = Kind::kPairs;
+  auto rail = [&](int k, double out, double in, double pct, Status s) {
+    PairRow row;
+    row.node_a = 0;
+    row.node_b = 1;
+    row.host_a = "node0";
+    row.host_b = "node3";
+    row.rail = k;
+    row.nic_a = row.nic_b = "rail" + std::to_string(k);
+    row.bw_a_to_b_gbps = out;
+    row.bw_b_to_a_gbps = in;
+    row.pct_of_expected = pct;
+    row.expected_gbps = 1.5;
+    row.status = s;
+    row.reason = s == Status::kPass ? "" : "slow";
+    r.rows.push_back(toJson(row));
+  };
+  rail(0, 1.5, 1.4, 93, Status::kPass);
+  rail(1, 0.025, 0.024, 2, Status::kFail);
+  rail(2, 1.6, 1.5, 100, Status::kPass);
+  const Heatmap h = pairHeatmap(r);
+  EXPECT_DOUBLE_EQ(*h.gbps[0][1], 0.025);
+  EXPECT_DOUBLE_EQ(*h.gbps[1][0], 0.024);
+  EXPECT_DOUBLE_EQ(*h.cells[0][1], 2);
+  EXPECT_EQ(h.rails, 3);
+  ASSERT_EQ(h.failing.size(), 1u);
+  EXPECT_EQ(h.failing[0], "fail node0-node3 rail 1 (rail1, rail1): slow");
+}
+
 Axis fitted(Axis a, std::vector<double> ys, bool stacked = false) {
   Chart c{"t", "t", {"world size", "ranks", Scale::kLog2, false}, std::move(a), {}};
   Series s{"s", stacked ? Style::kStacked : Style::kMarkers, false, {}};
