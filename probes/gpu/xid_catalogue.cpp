@@ -15,7 +15,7 @@ constexpr const char* kXidCatalogueUrl = "https://docs.nvidia.com/deploy/xid-err
 
 std::map<int, XidEntry> loadXidCatalogue() {
   std::map<int, XidEntry> out;
-  std::string_view text = xidCatalogueText();
+  std::string_view text = embeddedXidFiles().front().second;
   while (!text.empty()) {
     const std::size_t nl = text.find('\n');
     std::string_view line = text.substr(0, nl);

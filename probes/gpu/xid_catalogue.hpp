@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "pf/result.hpp"
 
@@ -36,7 +38,7 @@ Status statusOf(XidClass c);
 /// What to do, naming the GPU's PCI address `pci`.
 std::string xidRemedy(XidClass c, const std::optional<XidEntry>& e, const std::string& pci);
 
-/// The embedded text of gpu/xid_catalogue.tsv (generated source).
-std::string_view xidCatalogueText();
+/// gpu/xid_catalogue.tsv as (file name, text), embedded by probes/CMakeLists.txt (pf_embed_files).
+const std::vector<std::pair<std::string_view, std::string_view>>& embeddedXidFiles();
 
 }  // namespace pf::probes

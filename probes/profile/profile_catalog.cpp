@@ -70,6 +70,19 @@ std::string builtinNameList() {
 
 }  // namespace
 
+const std::vector<BuiltinProfileText>& builtinProfileTexts() {
+  static const std::vector<BuiltinProfileText> all = [] {
+    std::vector<BuiltinProfileText> out;
+    for (const auto& [file, text] : embeddedProfileFiles()) {
+      std::string name(file);
+      name = name.substr(0, name.rfind(".toml"));  // "azure-nd-h100-v5.toml" -> "azure-nd-h100-v5"
+      out.push_back({std::move(name), std::string(text)});
+    }
+    return out;
+  }();
+  return all;
+}
+
 std::vector<NodeProfile> builtinProfiles() {
   std::vector<NodeProfile> out;
   for (const auto& b : builtinProfileTexts()) {

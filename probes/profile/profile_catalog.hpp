@@ -7,6 +7,8 @@
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "profile/node_profile.hpp"
@@ -19,8 +21,10 @@ struct BuiltinProfileText {
   std::string text;  ///< the TOML as written
 };
 
-/// Every built-in profile, in name order (generated from probes/profile/builtin by probes/CMakeLists.txt).
+/// Every built-in profile, in name order (probes/profile/builtin/*.toml, embedded by probes/CMakeLists.txt).
 const std::vector<BuiltinProfileText>& builtinProfileTexts();
+/// The embedded files themselves, (file name, text): the generated source pf_embed_files writes.
+const std::vector<std::pair<std::string_view, std::string_view>>& embeddedProfileFiles();
 
 /// Parses every built-in profile. @throws UsageError naming the built-in when one does not parse (a build bug)
 std::vector<NodeProfile> builtinProfiles();
