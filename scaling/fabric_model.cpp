@@ -82,10 +82,12 @@ AllReduceCost FabricModel::allReduce(double bytes, const Allocation& a) const {
     const AlphaBeta& ab = fitFor(useIntra ? intra->fit : inter->fit, bytes);
     const double beta = useIntra ? ab.betaUsPerB : ab.betaUsPerB / interBandwidthFactor;
     keepCheaper(best, {{steps * ab.alphaUs, steps * perStep * beta}, !useIntra, "ring"});
-    keepCheaper(best, {{2.0 * std::log2(static_cast<double>(n)) * ab.alphaUs, 2.0 * bytes * beta}, !useIntra, "tree"});
+    if (!ringOnly)
+      keepCheaper(best,
+                  {{2.0 * std::log2(static_cast<double>(n)) * ab.alphaUs, 2.0 * bytes * beta}, !useIntra, "tree"});
     // NVLS: the switch reads every GPU's share and multicasts the sum, so each GPU sends and receives
     // S (1 + 1/n) over its NVLink ports in two phases, against the ring's 2 (n-1)/n S in 2 (n-1) steps.
-    if (nvls && useIntra && a.nodes == 1)
+    if (nvls && useIntra && a.nodes == 1 && !ringOnly)
       keepCheaper(best,
                   {{std::max(kNvlsLatencyUs, 2.0 * ab.alphaUs), (1.0 + 1.0 / n) * bytes * beta}, false, "nvls", true});
     const Candidate& c = *best;
@@ -105,15 +107,16 @@ AllReduceCost FabricModel::allReduce(double bytes, const Allocation& a) const {
                               : Candidate{{steps * intraAlpha, steps * perStep * intraBeta}, false, "ring"});
   // The tree's pipeline also moves all S bytes through a chain inside each node: as slow as the slower level.
   const double treeAlpha = 2.0 * std::log2(static_cast<double>(n)) * e.alphaUs;
-  keepCheaper(best, {{treeAlpha, 2.0 * bytes * std::max(interBeta, intraBeta)}, interBeta >= intraBeta, "tree"});
+  if (!ringOnly)
+    keepCheaper(best, {{treeAlpha, 2.0 * bytes * std::max(interBeta, intraBeta)}, interBeta >= intraBeta, "tree"});
   const double nodes = a.nodes, r = a.ranksPerNode;
-  if (nvls) {
+  if (nvls && !ringOnly) {
     // NVLS_TREE: NVLS inside each node, a tree between the nodes (2 S through each node's NICs).
     const double inside = (1.0 + 1.0 / r) * intraBeta, between = 2.0 * interBeta;
     const double start = std::max(kNvlsLatencyUs, 2.0 * intraAlpha) + 2.0 * std::log2(nodes) * e.alphaUs;
     keepCheaper(best, {{start, bytes * std::max(inside, between)}, between >= inside, "nvls_tree", true});
   }
-  if (inSwitch && inSwitch->collNet) {
+  if (inSwitch && inSwitch->collNet && !ringOnly) {
     // CollNet (direct): a reduce-scatter inside the node, each share summed by the network switches (each
     // node's NICs send S and receive S once, whatever the node count), then an all-gather inside the node.
     const double inside = 2.0 * (r - 1.0) / r * intraBeta;

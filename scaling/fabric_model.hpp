@@ -71,6 +71,9 @@ struct FabricModel {
   /// NVLS and CollNet, where a probe document says every node has them (in_switch.hpp). Each joins ring and
   /// tree as a candidate, costed from the bytes each GPU and each NIC moves at the fitted levels' bandwidths.
   std::optional<InSwitchReductions> inSwitch;
+  /// Cost the ring only (NCCL_ALGO=Ring): no tree and no in-switch candidate. For checking the model against
+  /// measurements taken with the ring (tests/fixtures/scaling-series), where the tuner's pick is not the question.
+  bool ringOnly = false;
 
   /// The cost at `a`. With only one level fitted, it serves every allocation (say so: `singleLevel()`).
   AllReduceCost allReduce(double bytes, const Allocation& a) const;

@@ -76,6 +76,15 @@ TEST(FabricModel, SmallMessagesOnManyNodesTakeTheTree) {
   EXPECT_NEAR(c.us, 2 * 12 * 20.0 + 2 * 1024 * 4e-3, 1e-9);
 }
 
+TEST(FabricModel, RingOnlyCostsTheRingWhereTheTunerWouldTakeTheTree) {
+  FabricModel m = twoLevels();
+  m.ringOnly = true;  // NCCL_ALGO=Ring: the 4096-rank ring's 8190 steps, not the tree's 24
+  const AllReduceCost c = m.allReduce(1024, {512, 8});
+  EXPECT_EQ(c.algorithm, "ring");
+  EXPECT_NEAR(c.us, 8190 * (20 + 1024.0 / 4096 * 4e-3), 1e-6);
+  EXPECT_EQ(m.allReduce(1024, {1, 8}).algorithm, "ring");
+}
+
 TEST(FabricModel, ANodeSlowerInsideThanItsNetworkIsNamed) {
   // A pathological node (e.g. GPUs without P2P behind one PCIe switch) slower inside than across the network.
   const FabricModel m = fabricModelFromLevels({level(1, 1e-2, 2, 1), level(20, 4e-3, 4, 2)});
