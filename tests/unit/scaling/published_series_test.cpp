@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -24,7 +26,7 @@ const std::filesystem::path kDir = std::filesystem::path(PF_SOURCE_DIR) / "tests
 
 // The median |error| of predicted busbw at each checked series' largest node count, as the model achieves it
 // (docs/scale.md states it). Raise it only with a reason; the issue's bound is 15%.
-constexpr double kRecordedMedianError = 0.039;
+constexpr double kRecordedMedianError = 0.032;
 static_assert(kRecordedMedianError <= 0.15);
 
 const Series& byId(const std::vector<Series>& all, const std::string& id) {
@@ -37,7 +39,7 @@ const Series& byId(const std::vector<Series>& all, const std::string& id) {
 
 TEST(PublishedSeries, EveryFixtureLoadsWithItsCitation) {
   const std::vector<Series> all = loadAll(kDir);
-  ASSERT_EQ(all.size(), 6u);
+  ASSERT_EQ(all.size(), 12u);
   for (const Series& s : all) {
     EXPECT_EQ(s.url.rfind("https://", 0), 0u) << s.id;
     EXPECT_FALSE(s.title.empty()) << s.id;
@@ -58,8 +60,15 @@ TEST(PublishedSeries, TwoNodeTreeAndNvlsAreFlaggedFromTheSourceOrTheShape) {
             "source: nvls at 2 nodes; shape: 430.00 GB/s busbw at 2 nodes above the NICs' 400.0 GB/s");
   EXPECT_EQ(reasons["aws-p3dn-efa-nccl235"], "source: tree at 2 nodes");
   EXPECT_EQ(reasons["a100-roce-nccltests169"], "source: tree at 2 nodes");
-  EXPECT_EQ(reasons["aws-p3dn-efa-2019"], "");
-  EXPECT_EQ(reasons["h100-roce-nonvls-nccl1221"], "");
+  // The issue's example (together-nccl-tests reports): NVLS and CollNet/SHARP above the rails, Tree named.
+  EXPECT_EQ(reasons["b200-ib-nvls-use3a-20260502"],
+            "source: nvls at 2 nodes; shape: 717.20 GB/s busbw at 2 nodes above the NICs' 400.0 GB/s");
+  EXPECT_EQ(reasons["b200-ib-sharp-use3a-20260502"],
+            "source: collnet at 2 nodes; shape: 533.00 GB/s busbw at 2 nodes above the NICs' 400.0 GB/s");
+  EXPECT_EQ(reasons["b200-ib-tree-together-20260509"], "source: tree at 2 nodes");
+  for (const char* ring : {"aws-p3dn-efa-2019", "h100-roce-nonvls-nccl1221", "b200-ib-ring-together-20260509",
+                           "b200-ib-ring-together-20260512", "b200-ib-ring-use3a-20260502"})
+    EXPECT_EQ(reasons[ring], "") << ring;
 
   // The flag follows the data: with twice the NICs the p4dn figure is one a ring can reach.
   Series wider = byId(all, "aws-p4dn-efa-nccl527");
@@ -73,12 +82,12 @@ TEST(PublishedSeries, TwoNodeTreeAndNvlsAreFlaggedFromTheSourceOrTheShape) {
 TEST(PublishedSeries, RingSeriesPredictTheirLargestNodeCountWithinTheRecordedError) {
   const std::vector<Series> all = loadAll(kDir);
   std::vector<double> atLargest;
-  std::printf("\n%-28s %-22s %5s %11s %10s %10s %8s %10s\n", "series", "fitted from", "nodes", "bytes", "busbw",
+  std::printf("\n%-31s %-22s %5s %11s %10s %10s %8s %10s\n", "series", "fitted from", "nodes", "bytes", "busbw",
               "predicted", "error", "as tuned");
   for (const Series& s : all) {
     if (!isChecked(s)) {
       const Flag f = multiNodeFlag(s);
-      std::printf("%-28s not checked: %s\n", s.id.c_str(),
+      std::printf("%-31s not checked: %s\n", s.id.c_str(),
                   f.flagged ? ("flagged, not extrapolated (" + f.reason + ")").c_str()
                             : ("health '" + s.health + "', quantity " + s.quantity).c_str());
       continue;
@@ -88,17 +97,20 @@ TEST(PublishedSeries, RingSeriesPredictTheirLargestNodeCountWithinTheRecordedErr
     for (std::size_t i = 0; i < ring.points.size(); ++i) {
       const Prediction& p = ring.points[i];
       EXPECT_EQ(p.algorithm, "ring");
-      std::printf("%-28s %-22s %5d %11.0f %10.4g %10.4g %+7.1f%% %+6.1f%% %s\n", s.id.c_str(), ring.fittedFrom.c_str(),
+      std::printf("%-31s %-22s %5d %11.0f %10.4g %10.4g %+7.1f%% %+6.1f%% %s\n", s.id.c_str(), ring.fittedFrom.c_str(),
                   p.nodes, p.bytes, p.measuredBusbw, p.predictedBusbw, 100 * p.error, 100 * tuned.points[i].error,
                   tuned.points[i].algorithm.c_str());
     }
-    std::printf("%-28s error at the largest node count: %+.1f%%\n", s.id.c_str(), 100 * ring.errorAtLargest);
+    std::printf("%-31s error at the largest node count: %+.1f%%\n", s.id.c_str(), 100 * ring.errorAtLargest);
     atLargest.push_back(ring.errorAtLargest);
   }
-  ASSERT_EQ(atLargest.size(), 2u);
+  ASSERT_EQ(atLargest.size(), 5u);
   const double median = medianAbs(atLargest);
-  std::printf("median |error| at the largest node count over %zu ring series: %.1f%% (recorded %.1f%%)\n",
-              atLargest.size(), 100 * median, 100 * kRecordedMedianError);
+  double worst = 0;
+  for (double e : atLargest) worst = std::max(worst, std::abs(e));
+  std::printf(
+      "median |error| at the largest node count over %zu ring series: %.1f%% (recorded %.1f%%), largest %.1f%%\n",
+      atLargest.size(), 100 * median, 100 * kRecordedMedianError, 100 * worst);
   EXPECT_LE(median, kRecordedMedianError);
 }
 
@@ -114,6 +126,17 @@ TEST(PublishedSeries, FlaggedSeriesAreNotExtrapolatedButShowWhatRingExtrapolatio
   const Series& nvls = byId(all, "h100-roce-nvls-nccl1221");
   EXPECT_FALSE(isChecked(nvls));
   EXPECT_NEAR(checkSeries(nvls, true).errorAtLargest, 430.0 / 320 - 1, 1e-3);
+  // The issue's example (together-nccl-tests, B200 over 8 x 400 Gb/s InfiniBand): the 2-node NVLS and Tree
+  // figures read as a ring overstate 46 and 60 nodes by 2.5x and 1.7x; the same clusters' rings stay within 20%.
+  const Series& nvlsB200 = byId(all, "b200-ib-nvls-use3a-20260502");
+  EXPECT_FALSE(isChecked(nvlsB200));
+  EXPECT_NEAR(checkSeries(nvlsB200, true).errorAtLargest, 717.2 / 291.4 - 1, 1e-3);
+  const Series& treeB200 = byId(all, "b200-ib-tree-together-20260509");
+  EXPECT_FALSE(isChecked(treeB200));
+  EXPECT_NEAR(checkSeries(treeB200, true).errorAtLargest, 338.63 / 195.36 - 1, 1e-3);
+  // CollNet/SHARP stays flat from 2 to 46 nodes (533 -> 544.8 GB/s): flagged all the same, since it is not the
+  // ring a job without SHARP gets; read as a ring from 2+4 nodes it lands within 5% (-1.8%).
+  EXPECT_LT(std::abs(checkSeries(byId(all, "b200-ib-sharp-use3a-20260502"), true).errorAtLargest), 0.05);
   // An unnamed bandwidth column cannot be converted: the check refuses rather than guess.
   EXPECT_THROW(checkSeries(byId(all, "a100-roce-nccltests169"), true), std::runtime_error);
 }
