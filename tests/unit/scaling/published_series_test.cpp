@@ -26,7 +26,7 @@ const std::filesystem::path kDir = std::filesystem::path(PF_SOURCE_DIR) / "tests
 
 // The median |error| of predicted busbw at each checked series' largest node count, as the model achieves it
 // (docs/scale.md states it). Raise it only with a reason; the issue's bound is 15%.
-constexpr double kRecordedMedianError = 0.032;
+constexpr double kRecordedMedianError = 0.039;
 static_assert(kRecordedMedianError <= 0.15);
 
 const Series& byId(const std::vector<Series>& all, const std::string& id) {
@@ -39,7 +39,7 @@ const Series& byId(const std::vector<Series>& all, const std::string& id) {
 
 TEST(PublishedSeries, EveryFixtureLoadsWithItsCitation) {
   const std::vector<Series> all = loadAll(kDir);
-  ASSERT_EQ(all.size(), 12u);
+  ASSERT_EQ(all.size(), 13u);
   for (const Series& s : all) {
     EXPECT_EQ(s.url.rfind("https://", 0), 0u) << s.id;
     EXPECT_FALSE(s.title.empty()) << s.id;
@@ -66,8 +66,9 @@ TEST(PublishedSeries, TwoNodeTreeAndNvlsAreFlaggedFromTheSourceOrTheShape) {
   EXPECT_EQ(reasons["b200-ib-sharp-use3a-20260502"],
             "source: collnet at 2 nodes; shape: 533.00 GB/s busbw at 2 nodes above the NICs' 400.0 GB/s");
   EXPECT_EQ(reasons["b200-ib-tree-together-20260509"], "source: tree at 2 nodes");
-  for (const char* ring : {"aws-p3dn-efa-2019", "h100-roce-nonvls-nccl1221", "b200-ib-ring-together-20260509",
-                           "b200-ib-ring-together-20260512", "b200-ib-ring-use3a-20260502"})
+  for (const char* ring :
+       {"aws-p3dn-efa-2019", "h100-roce-nonvls-nccl1221", "b200-ib-ring-together-20260509",
+        "b200-ib-ring-together-20260512", "b200-ib-ring-use3a-20260502", "polaris-a100-slingshot-nccl221"})
     EXPECT_EQ(reasons[ring], "") << ring;
 
   // The flag follows the data: with twice the NICs the p4dn figure is one a ring can reach.
@@ -104,7 +105,7 @@ TEST(PublishedSeries, RingSeriesPredictTheirLargestNodeCountWithinTheRecordedErr
     std::printf("%-31s error at the largest node count: %+.1f%%\n", s.id.c_str(), 100 * ring.errorAtLargest);
     atLargest.push_back(ring.errorAtLargest);
   }
-  ASSERT_EQ(atLargest.size(), 5u);
+  ASSERT_EQ(atLargest.size(), 6u);
   const double median = medianAbs(atLargest);
   double worst = 0;
   for (double e : atLargest) worst = std::max(worst, std::abs(e));
