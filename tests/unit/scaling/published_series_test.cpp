@@ -39,7 +39,7 @@ const Series& byId(const std::vector<Series>& all, const std::string& id) {
 
 TEST(PublishedSeries, EveryFixtureLoadsWithItsCitation) {
   const std::vector<Series> all = loadAll(kDir);
-  ASSERT_EQ(all.size(), 13u);
+  ASSERT_EQ(all.size(), 14u);
   for (const Series& s : all) {
     EXPECT_EQ(s.url.rfind("https://", 0), 0u) << s.id;
     EXPECT_FALSE(s.title.empty()) << s.id;
@@ -66,6 +66,8 @@ TEST(PublishedSeries, TwoNodeTreeAndNvlsAreFlaggedFromTheSourceOrTheShape) {
   EXPECT_EQ(reasons["b200-ib-sharp-use3a-20260502"],
             "source: collnet at 2 nodes; shape: 533.00 GB/s busbw at 2 nodes above the NICs' 400.0 GB/s");
   EXPECT_EQ(reasons["b200-ib-tree-together-20260509"], "source: tree at 2 nodes");
+  // A thread that names no algorithm: 470 GB/s on 2 nodes of eight 400 Gb/s NICs is not a ring's.
+  EXPECT_EQ(reasons["h100-ib-nccltests309"], "shape: 470.00 GB/s busbw at 2 nodes above the NICs' 400.0 GB/s");
   for (const char* ring :
        {"aws-p3dn-efa-2019", "h100-roce-nonvls-nccl1221", "b200-ib-ring-together-20260509",
         "b200-ib-ring-together-20260512", "b200-ib-ring-use3a-20260502", "polaris-a100-slingshot-nccl221"})
@@ -135,6 +137,7 @@ TEST(PublishedSeries, FlaggedSeriesAreNotExtrapolatedButShowWhatRingExtrapolatio
   const Series& treeB200 = byId(all, "b200-ib-tree-together-20260509");
   EXPECT_FALSE(isChecked(treeB200));
   EXPECT_NEAR(checkSeries(treeB200, true).errorAtLargest, 338.63 / 195.36 - 1, 1e-3);
+  EXPECT_NEAR(checkSeries(byId(all, "h100-ib-nccltests309"), true).errorAtLargest, 470 / 365.84 - 1, 1e-3);
   // CollNet/SHARP stays flat from 2 to 46 nodes (533 -> 544.8 GB/s): flagged all the same, since it is not the
   // ring a job without SHARP gets; read as a ring from 2+4 nodes it lands within 5% (-1.8%).
   EXPECT_LT(std::abs(checkSeries(byId(all, "b200-ib-sharp-use3a-20260502"), true).errorAtLargest), 0.05);
