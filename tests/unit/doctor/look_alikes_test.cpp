@@ -106,5 +106,17 @@ TEST(DoctorLookAlikes, ARefusedKernelLaunchInNcclIsNotTheProgramsCudaError) {
             "cuda.unhandled-cuda-error");
 }
 
+TEST(DoctorLookAlikes, NeighbouringProgramsNameTheLimitInTheirOwnWords) {
+  // Open MPI's openib BTL help text (help-mpi-btl-openib.txt) for a registration that hit RLIMIT_MEMLOCK.
+  EXPECT_EQ(topRule("The OpenFabrics (openib) BTL failed to initialize while trying to\n"
+                    "allocate some locked memory.  This typically can indicate that the\n"
+                    "memlock limits are set too low.  For most HPC installations, the\n"),
+            "resource-limits.memlock-reg-mr");
+  // torch elastic's agent (elastic/agent/server/api.py) logs the first failure with its exit code: -9 is SIGKILL.
+  EXPECT_EQ(topRule("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 0 (pid: "
+                    "1234) of binary: /usr/bin/python3\n"),
+            "resource-limits.killed-sigkill");
+}
+
 }  // namespace
 }  // namespace pf::doctor
