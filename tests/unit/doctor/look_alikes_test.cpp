@@ -118,17 +118,5 @@ TEST(DoctorLookAlikes, NeighbouringProgramsNameTheLimitInTheirOwnWords) {
             "resource-limits.killed-sigkill");
 }
 
-TEST(DoctorLookAlikes, ACudaFeatureThePlatformLacksIsNotAGenericCudaError) {
-  // NCCL's CUCHECK prints the driver API's number and string: 801 is CUDA_ERROR_NOT_SUPPORTED.
-  const auto ids =
-      rankedRuleIds("n1:7:7 [0] include/alloc.h:103 NCCL WARN Cuda failure 801 'operation not supported'\n");
-  ASSERT_GE(ids.size(), 2U);
-  EXPECT_EQ(ids[0], "version-mismatch.cuda-feature-not-supported");
-  EXPECT_EQ(ids[1], "cuda.unhandled-cuda-error");
-  // The operating system's EOPNOTSUPP on a verbs call is not CUDA's.
-  EXPECT_FALSE(test::diagnoses("n1:7:7 [0] NCCL WARN Call to ibv_modify_qp failed with error Operation not supported\n",
-                               "version-mismatch.cuda-feature-not-supported"));
-}
-
 }  // namespace
 }  // namespace pf::doctor
