@@ -23,7 +23,7 @@ namespace {
 using test::rankedRuleIds;
 using test::topRule;
 
-bool has(const std::vector<std::string>& ids, const std::string& id) {
+bool lookAlikeListed(const std::vector<std::string>& ids, const std::string& id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
@@ -36,8 +36,8 @@ TEST(DoctorLookAlikes, PinnedHostAllocationIsTheHostsMemoryNotTheGpus) {
   ASSERT_FALSE(ids.empty());
   EXPECT_EQ(ids.front(), "resource-limits.pinned-host-memory");
   // One failure, one cause: neither the GPU's out-of-memory nor the generic host rule also claims it.
-  EXPECT_FALSE(has(ids, "cuda.out-of-memory"));
-  EXPECT_FALSE(has(ids, "resource-limits.host-memory"));
+  EXPECT_FALSE(lookAlikeListed(ids, "cuda.out-of-memory"));
+  EXPECT_FALSE(lookAlikeListed(ids, "resource-limits.host-memory"));
   // The GPU's own allocation failure stays the GPU's.
   EXPECT_EQ(topRule("n1:77:90 [0] include/alloc.h:48 NCCL WARN Cuda failure 'out of memory'\n"
                     "n1:77:90 [0] include/alloc.h:55 NCCL WARN Failed to CUDA calloc 8388608 bytes\n"),
@@ -50,7 +50,7 @@ TEST(DoctorLookAlikes, TorchsOutOfMemoryErrorIsNotPythonsMemoryError) {
       "GiB of which 1.20 GiB is free.\n");
   ASSERT_FALSE(gpu.empty());
   EXPECT_EQ(gpu.front(), "cuda.out-of-memory");
-  EXPECT_FALSE(has(gpu, "resource-limits.host-memory"));
+  EXPECT_FALSE(lookAlikeListed(gpu, "resource-limits.host-memory"));
   EXPECT_EQ(topRule("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\nMemoryError\n"),
             "resource-limits.host-memory");
 }
