@@ -118,5 +118,22 @@ TEST(DoctorLookAlikes, NeighbouringProgramsNameTheLimitInTheirOwnWords) {
             "resource-limits.killed-sigkill");
 }
 
+TEST(DoctorLookAlikes, PcieP2pUnavailableIsNotAnNvlinkFault) {
+  // graph/paths.cc: for an NVLink pair whose P2P NVML reports broken NCCL WARNs and fails; for a PCIe pair it prints an
+  // INFO line naming the same variable and goes on through SHM or the network.
+  EXPECT_EQ(
+      topRule("h:4:8 [0] graph/paths.cc:334 NCCL WARN P2P is disabled between NVLINK connected GPUs 1 and 0. This "
+              "should not be the case given their connectivity, and is probably due to a hardware issue. If you "
+              "still want to proceed, you can set NCCL_IGNORE_DISABLED_P2P=1.\n"),
+      "p2p.nvlink-p2p-disabled");
+  const std::string pcie =
+      "h:4:8 [0] NCCL INFO P2P is disabled between connected GPUs 1 and 0. You can repress this message with "
+      "NCCL_IGNORE_DISABLED_P2P=1.\n"
+      "h:4:8 [0] NCCL INFO Channel 00 : 0[1b000] -> 1[1c000] via SHM/direct/direct\n";
+  EXPECT_TRUE(rankedRuleIds(pcie).empty());
+  // What fails after it is the transport NCCL used instead: a SIGBUS there is /dev/shm.
+  EXPECT_EQ(topRule(pcie + "Bus error (core dumped)\n"), "shm.bus-error");
+}
+
 }  // namespace
 }  // namespace pf::doctor
