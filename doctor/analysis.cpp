@@ -210,7 +210,7 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
   for (const auto& [k, e] : failing) failures.push_back(*e);
   for (const auto& h : hits)
     for (const auto& [k, e] : h.first) noteLogSettings(e.text, a.settings);
-  a.ranks = analyzeRanks(failures, scan.watchdog(), scan.info, scan.maxRank, scan.ranksSeen);
+  a.ranks = analyzeRanks(failures, scan.watchdog(), scan.info, scan.maxRank, scan.ranksSeen());
   a.info = std::move(scan.info);
   a.diagnoses = std::move(found);
   addSimilarReports(catalog, scan, a);

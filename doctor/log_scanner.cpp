@@ -182,9 +182,9 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
   if (tap) {
     info.feed(view, le, tapMask);
     if (le.used() && !pats.empty()) keptTapHits_[{file_, lineNo}] = pats;
-    if (view.launcherRank >= 0 && view.launcherRank != lastTapRank_ && view.launcherRank < 10000000) {
+    if (view.launcherRank >= 0 && view.launcherRank != lastTapRank_) {
       lastTapRank_ = view.launcherRank;
-      ranksSeen.insert(view.launcherRank);
+      noteRank(view.launcherRank);
     }
   }
   if (!awaiting_.empty() && !view.timestamp.empty()) stampSeen(view.timestamp);
@@ -192,7 +192,7 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
   const LineKey key{input_, offset};
   const int rank = rankOfLine(view);
   maxRank = std::max(maxRank, rank);
-  if (rank >= 0 && rank < 10000000) ranksSeen.insert(rank);
+  if (rank >= 0) noteRank(rank);
   WatchdogEntry w;
   if (full && parseWatchdog(*owned, w)) {
     w.evidence = le.get();
@@ -245,6 +245,20 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
       ++ruleLines_[static_cast<std::size_t>(r)];
     }
   }
+}
+
+void LogScanner::noteRank(int rank) {
+  if (rank >= 10000000) return;  // not a rank of a real job: no bitmap for it
+  const auto r = static_cast<std::size_t>(rank);
+  if (r >= rankSeen_.size()) rankSeen_.resize(std::max(r + 1, 2 * rankSeen_.size()));
+  rankSeen_[r] = true;
+}
+
+std::set<int> LogScanner::ranksSeen() const {
+  std::set<int> out;
+  for (std::size_t r = 0; r < rankSeen_.size(); ++r)
+    if (rankSeen_[r]) out.insert(out.end(), static_cast<int>(r));
+  return out;
 }
 
 void LogScanner::stampSeen(std::string_view stamp) {

@@ -70,7 +70,7 @@ class LogScanner {
   WordSample words;
   int maxRank = -1;
   /// Ranks whose own lines are in the inputs (launcher tags, PyTorch's "[Rank N]" on matched lines).
-  std::set<int> ranksSeen;
+  std::set<int> ranksSeen() const;
   std::size_t bytes = 0, lines = 0;
 
  private:
@@ -102,6 +102,10 @@ class LogScanner {
   std::string lastStamp_;
   std::vector<std::pair<int, std::pair<LineKey, Evidence>>> awaiting_;
   int lastTapRank_ = -1;
+  // Ranks seen, one bit each: a launcher-tagged log of thousands of ranks changes rank nearly every line, and a
+  // tree insert there cost more than the line's other work.
+  void noteRank(int rank);
+  std::vector<bool> rankSeen_;
 };
 
 }  // namespace pf::doctor

@@ -91,6 +91,19 @@ TEST(DoctorMultiRank, RoceGidsInTheErrorKeepTheRoceAdvice) {
   EXPECT_EQ(test::topRule(log), "ib-verbs.completion-error-12-retry");
 }
 
+TEST(DoctorMultiRank, TheLinkLayerOfNcclsHcaListDecidesWhenTheErrorDoesNotSay) {
+  // NCCL 2.20's error names neither the HCA nor GIDs for an IB port; its "NET/IB : Using" line says /IB or /RoCE.
+  const std::string error =
+      "h:1:2 [3] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion from peer 10.0.1.14<47215> with "
+      "status=12 opcode=0 len=0 vendor err 129 (Send)\n";
+  const std::string ib = "h:1:1 [3] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_3:1/IB ; OOB eth0:10.0.0.11<0>\n";
+  const std::string roce = "h:1:1 [3] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE ; OOB eth0:10.0.0.11<0>\n";
+  EXPECT_EQ(test::topRule(ib + error), "ib-verbs.completion-error-12-ib-link");
+  EXPECT_EQ(test::topRule(roce + error), "ib-verbs.completion-error-12-retry");
+  EXPECT_EQ(test::topRule(ib + roce + error), "ib-verbs.completion-error-12-retry");  // mixed: RoCE stays possible
+  EXPECT_EQ(test::topRule(error), "ib-verbs.completion-error-12-retry");              // nothing says which
+}
+
 TEST(DoctorMultiRank, ALaterLineWithoutDetailsDoesNotReplaceAParsedWatchdogEntry) {
   // The same rank's timeout repeated later with the message wrapped: no SeqNum on the line.
   const std::string log =
