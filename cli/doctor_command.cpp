@@ -97,6 +97,7 @@ class DoctorCommand final : public Command {
     const Environment env = common_.environment();
     for (const char* v : {"NCCL_SOCKET_IFNAME"})
       if (auto e = env.get(v)) ctx.env[v] = *e;
+    ctx.logSettings = a.settings;
     for (auto& d : a.diagnoses) {
       if (d.rule->probe.empty()) {
         d.confirm = "unknown";

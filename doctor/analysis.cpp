@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "confirm.hpp"
 #include "log_scanner.hpp"
 #include "log_source.hpp"
 #include "matcher.hpp"
@@ -50,6 +51,43 @@ std::string Diagnosis::fixText() const {
 }
 
 namespace {
+
+// One line, one cause: a diagnosis whose evidence lines are all lines of a diagnosis of the same category ranked
+// above it, which matched at least as many lines and more independent groups (a more specific signature: the
+// failure and the context that tells which kind it is), reads the same failure less specifically, and is folded
+// into that one. Another category's reading of the same line stays: it is a different cause to check; so does a
+// rule as specific as the one above it.
+void foldSameLines(std::vector<Diagnosis>& ranked) {
+  std::vector<Diagnosis> kept;
+  for (auto& d : ranked) {
+    auto covers = [&](const Diagnosis& k) {
+      if (k.rule->category != d.rule->category || d.hits > k.hits || d.evidence.empty() ||
+          k.rule->groups.size() <= d.rule->groups.size())
+        return false;
+      return std::all_of(d.evidence.begin(), d.evidence.end(), [&](const Evidence& e) {
+        return std::any_of(k.evidence.begin(), k.evidence.end(),
+                           [&](const Evidence& f) { return f.file == e.file && f.line == e.line; });
+      });
+    };
+    auto into = std::find_if(kept.begin(), kept.end(), covers);
+    if (into != kept.end())
+      into->alsoMatched.push_back(d.rule->id);
+    else
+      kept.push_back(std::move(d));
+  }
+  ranked = std::move(kept);
+}
+
+// A consequence ranked after a cause follows from it when it was not printed before the cause's first failure.
+void linkConsequences(std::vector<Diagnosis>& ranked) {
+  const auto cause = std::find_if(ranked.begin(), ranked.end(),
+                                  [](const Diagnosis& d) { return !d.rule->consequence && !d.rule->fallback; });
+  if (cause == ranked.end()) return;
+  for (auto& d : ranked)
+    if (d.rule->consequence && d.haveFirstFailing && cause->haveFirstFailing &&
+        !printedEarlier(d.firstFailing, cause->firstFailing))
+      d.consequenceOf = cause->rule;
+}
 
 // Rule evaluation, ranking and the per-rank analysis over what the scan kept.
 Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
@@ -107,6 +145,13 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
         const PatternHits& h = hitsOf(p);
         for (const auto& f : h.first) groupKeys.push_back(&f);
         if (h.haveFail) d.first = std::min(d.first, h.fail.first);
+        for (const auto* f :
+             {h.haveFail ? &h.fail.second : nullptr, h.haveStampedFail ? &h.stampedFail.second : nullptr,
+              h.haveBoundedFail ? &h.boundedFail.second : nullptr})
+          if (f && (!d.haveFirstFailing || printedEarlier(*f, d.firstFailing))) {
+            d.firstFailing = *f;
+            d.haveFirstFailing = true;
+          }
         d.hosts.insert(h.hosts.begin(), h.hosts.end());
         d.ranks.insert(h.ranks.begin(), h.ranks.end());
       }
@@ -145,6 +190,8 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
     if (x.rule->groups.size() != y.rule->groups.size()) return x.rule->groups.size() > y.rule->groups.size();
     return x.first < y.first;
   });
+  foldSameLines(found);
+  linkConsequences(found);
   // Failing lines for the per-rank analysis: diagnosis evidence that is not an INFO line (context such as
   // "NCCL_SOCKET_IFNAME set by environment" is evidence, not a failure), in input order. The analysis takes
   // the first one, or the earliest-stamped: each pattern kept both of its own, which covers every answer.
@@ -156,11 +203,14 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
           const PatternHits& h = hitsOf(p);
           if (h.haveFail) failing.emplace(h.fail.first, &h.fail.second);
           if (h.haveStampedFail) failing.emplace(h.stampedFail.first, &h.stampedFail.second);
+          if (h.haveBoundedFail) failing[h.boundedFail.first] = &h.boundedFail.second;  // with its time bounds
         }
   }
   std::vector<Evidence> failures;
   for (const auto& [k, e] : failing) failures.push_back(*e);
-  a.ranks = analyzeRanks(failures, scan.watchdog(), scan.info, scan.maxRank);
+  for (const auto& h : hits)
+    for (const auto& [k, e] : h.first) noteLogSettings(e.text, a.settings);
+  a.ranks = analyzeRanks(failures, scan.watchdog(), scan.info, scan.maxRank, scan.ranksSeen());
   a.info = std::move(scan.info);
   a.diagnoses = std::move(found);
   addSimilarReports(catalog, scan, a);

@@ -43,6 +43,15 @@ struct Diagnosis {
   std::string confirmDetail;
   Json confirmMeasured = Json::object();
   std::vector<Neighbour> similar;  ///< for a similar-reports diagnosis: the nearest reports of its category
+  /// The earliest printed failing line (not an INFO line) of the rule's patterns, when it has one.
+  bool haveFirstFailing = false;
+  Evidence firstFailing;
+  /// For a consequence (a watchdog timeout, a peer that went away): the cause ranked first, when the
+  /// consequence's first failing line was not printed before the cause's.
+  const Rule* consequenceOf = nullptr;
+  /// Rules of the same category whose lines are all lines of this diagnosis: other readings of the same
+  /// failure, folded into it so that one line gives one cause.
+  std::vector<std::string> alsoMatched;
   /// The fix with {capture} placeholders filled in.
   std::string fixText() const;
 };
@@ -52,6 +61,8 @@ struct Analysis {
   std::vector<std::unique_ptr<Rule>> ownRules;  ///< the rules of similar-reports diagnoses (not in the catalog)
   InfoExtractor info;
   RankReport ranks;
+  /// NCCL variables the kept lines say were set ("NCCL_SOCKET_IFNAME set by environment to eth0"), for --confirm.
+  std::map<std::string, std::string> settings;
   std::size_t bytes = 0, lines = 0;
 };
 

@@ -35,16 +35,22 @@ std::vector<std::string> listDir(const std::string& p) {
   return out;
 }
 
-std::string lookup(const ConfirmContext& c, const std::string& capture, const std::string& env) {
+// The value the job used: the rule's capture, else what the log says was set, else this node's environment.
+// `from` says which, for the detail.
+std::string lookup(const ConfirmContext& c, const std::string& capture, const std::string& env, std::string& from) {
   auto it = c.captures.find(capture);
-  if (it != c.captures.end() && !it->second.empty()) return it->second;
+  if (it != c.captures.end() && !it->second.empty()) return from = "the log", it->second;
+  auto l = c.logSettings.find(env);
+  if (l != c.logSettings.end() && !l->second.empty()) return from = "the log", l->second;
   auto e = c.env.find(env);
-  return e == c.env.end() ? "" : e->second;
+  if (e == c.env.end() || e->second.empty()) return "";
+  return from = "this node's environment", e->second;
 }
 
 // NCCL_SOCKET_IFNAME semantics (NCCL env docs): comma list of prefixes, '^' excludes, '=' means exact names.
 ConfirmOutcome socketIfname(const ConfirmContext& c) {
-  std::string spec = lookup(c, "ifname", "NCCL_SOCKET_IFNAME");
+  std::string from;
+  std::string spec = lookup(c, "ifname", "NCCL_SOCKET_IFNAME", from);
   auto ifs = listDir(path(c, "/sys/class/net"));
   ConfirmOutcome o{"unknown", "", {{"interfaces", ifs}}};
   if (spec.empty()) {
@@ -52,6 +58,7 @@ ConfirmOutcome socketIfname(const ConfirmContext& c) {
     return o;
   }
   o.measured["nccl_socket_ifname"] = spec;
+  o.measured["nccl_socket_ifname_from"] = from;
   bool exclude = spec[0] == '^';
   if (exclude) spec.erase(0, 1);
   bool exact = !spec.empty() && spec[0] == '=';
@@ -69,12 +76,13 @@ ConfirmOutcome socketIfname(const ConfirmContext& c) {
   }
   if (matches.empty()) {
     o.status = "confirmed";
-    o.detail = fmt::format("no interface on this node matches NCCL_SOCKET_IFNAME={} (interfaces: {})", spec,
-                           fmt::join(ifs, ", "));
+    o.detail = fmt::format("no interface on this node matches NCCL_SOCKET_IFNAME={} (from {}; interfaces: {})", spec,
+                           from, fmt::join(ifs, ", "));
   } else {
     std::string state = readFirstLine(path(c, "/sys/class/net/" + matches[0] + "/operstate"));
     o.status = state == "down" ? "confirmed" : "refuted";
-    o.detail = fmt::format("{} exists here (operstate {})", matches[0], state.empty() ? "unknown" : state);
+    o.detail = fmt::format("{} exists here (operstate {}); NCCL_SOCKET_IFNAME={} from {}", matches[0],
+                           state.empty() ? "unknown" : state, spec, from);
   }
   return o;
 }
@@ -182,6 +190,23 @@ ConfirmOutcome gpuXid(const ConfirmContext& c) {
 }
 
 }  // namespace
+
+void noteLogSettings(std::string_view line, std::map<std::string, std::string>& into) {
+  for (std::size_t p = line.find("NCCL_"); p != std::string_view::npos; p = line.find("NCCL_", p + 5)) {
+    std::size_t e = p + 5;
+    while (e < line.size() &&
+           ((line[e] >= 'A' && line[e] <= 'Z') || (line[e] >= '0' && line[e] <= '9') || line[e] == '_'))
+      ++e;
+    std::string_view rest = line.substr(e);
+    for (std::string_view said : {" set by environment to ", " set to "}) {
+      if (!rest.starts_with(said)) continue;
+      std::string_view v = rest.substr(said.size());
+      v = v.substr(0, v.find_first_of(" \t"));
+      if (!v.empty() && v.back() == '.') v.remove_suffix(1);  // "set by environment to 1." (NCCL's numbers)
+      if (!v.empty()) into.emplace(std::string(line.substr(p, e - p)), std::string(v));
+    }
+  }
+}
 
 const std::vector<std::string>& confirmChecks() {
   static const std::vector<std::string> n = {"socket_ifname", "dev_shm",   "memlock",      "nofile",

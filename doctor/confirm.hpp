@@ -10,6 +10,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pf/result.hpp"
@@ -20,7 +21,14 @@ struct ConfirmContext {
   std::string root = "/";
   std::map<std::string, std::string> env;       ///< NCCL_SOCKET_IFNAME etc. as this node has them
   std::map<std::string, std::string> captures;  ///< values the rule captured from the log (e.g. "ifname")
+  /// NCCL variables the log says were set ("NCCL_SOCKET_IFNAME set by environment to eth0"): what the job ran
+  /// with, which a rule's captures may not hold.
+  std::map<std::string, std::string> logSettings;
 };
+
+/// Adds to `into` the NCCL variables a log line says were set: "NCCL_X set by environment to V" and
+/// "NCCL_X set to V" (NCCL's INFO wording); the first value of each name is kept.
+void noteLogSettings(std::string_view line, std::map<std::string, std::string>& into);
 
 struct ConfirmOutcome {
   std::string status;  ///< "confirmed", "refuted", "unknown"

@@ -25,6 +25,9 @@ struct Evidence {
   std::string host;       ///< "" when the line does not say
   int rank = -1;          ///< -1 when the line does not say
   std::string timestamp;  ///< as printed; "" when absent
+  /// For a line without a timestamp: the stamps of the nearest stamped lines the scan read before and after it in
+  /// the same input ("" when none). Lines of one input are in time order, so it was printed between the two.
+  std::string notEarlierThan, notLaterThan;
   std::string where() const { return file + ":" + std::to_string(line); }
   Json toJson() const;
 };
@@ -78,6 +81,8 @@ inline Json Evidence::toJson() const {
   j["host"] = jsonOrNull(host);
   j["rank"] = rank < 0 ? Json() : Json(rank);
   if (!timestamp.empty()) j["timestamp"] = timestamp;
+  if (!notEarlierThan.empty()) j["not_earlier_than"] = notEarlierThan;
+  if (!notLaterThan.empty()) j["not_later_than"] = notLaterThan;
   return j;
 }
 

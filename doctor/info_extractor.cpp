@@ -274,6 +274,10 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     if (p.ibUsingText.size() == rest.size() && sameBytes(p.ibUsingText.data(), rest.data(), rest.size())) return;
     p.ibUsingText = rest;
     p.hcas = interfaceList(rest, true);
+    for (const auto& h : p.hcas) {
+      if (h.ends_with("/RoCE")) sawRoce_ = true;
+      if (h.ends_with("/IB") && ibLinkEvidence_.empty()) ibLinkEvidence_.push_back(ev.get());
+    }
     p.relaxedOrdering = lineHolds(rest, "[RO]");
     if (lineHolds(rest, "OOB ")) p.oobIf = ifName(words(after(rest, "OOB ")).front());
   } else if (hasTap(7, "NET/IB : No device")) {
@@ -306,6 +310,7 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
 
 void InfoExtractor::finish() {
   deriveSingleNodeP2p();
+  if (!ibLinkEvidence_.empty() && !sawRoce_) facts_[fact::kIbLinkLayer] = ibLinkEvidence_;
   for (const auto& tc : transportCounts_) transports_[tc.name] += tc.lines;
   transportCounts_.clear();
   if (versionEvidence_.size() > 1) {

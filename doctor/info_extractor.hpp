@@ -13,6 +13,8 @@
 //   p2p_*                       from the CUDA sample p2pBandwidthLatencyTest (p2p_sample_output.hpp)
 //   single_node_p2p             peers connected through P2P and never through a network transport, on one host:
 //                               a single-node job whose GPUs talk directly (where ACS and the IOMMU bite)
+//   ib_link_layer               "NET/IB : Using" lists HCA ports of the InfiniBand link layer ("mlx5_0:1/IB")
+//                               and none of RoCE's anywhere in the log
 // Formats handled are those of nccl_info_startup_examples.txt (NCCL 2.4 "Ring" lines through 2.19+).
 #pragma once
 
@@ -101,6 +103,9 @@ class InfoExtractor {
   std::set<std::string> algos_;
   std::map<std::string, Comm> comms_;
   int nchannels_ = 0;
+  // ib_link_layer: the first "NET/IB : Using" line with an /IB port, and whether any listed a /RoCE one.
+  std::vector<Evidence> ibLinkEvidence_;
+  bool sawRoce_ = false;
   NcclTestsOutput ncclTests_;
   CollectiveCalls calls_;
   P2pSampleOutput p2pSample_;

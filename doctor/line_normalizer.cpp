@@ -12,6 +12,7 @@
 #endif
 
 #include "line_search.hpp"
+#include "log_time.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -274,6 +275,11 @@ void normalizeCore(std::string_view s, NormView& out) {
     }
     if (std::size_t n = timestampPrefix(s)) {
       if (out.timestamp.empty()) out.timestamp = s.substr(0, n);
+      s.remove_prefix(n);
+      continue;
+    }
+    if (std::string_view stamp; std::size_t n = c10LogPrefix(s, stamp)) {
+      if (out.timestamp.empty()) out.timestamp = stamp;
       s.remove_prefix(n);
       continue;
     }

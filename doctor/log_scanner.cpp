@@ -11,6 +11,7 @@
 
 #include "line_normalizer.hpp"
 #include "line_search.hpp"
+#include "log_time.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -98,6 +99,8 @@ void LogScanner::beginInput(const std::string& name) {
   input_ = input_ == SIZE_MAX ? 0 : input_ + 1;
   inputBytes_ = inputLines_ = 0;
   endsWithNewline_ = true;
+  lastStamp_.clear();
+  awaiting_.clear();  // a stamp of another input bounds nothing
   file_ = validUtf8(name);
 }
 
@@ -179,22 +182,32 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
   if (tap) {
     info.feed(view, le, tapMask);
     if (le.used() && !pats.empty()) keptTapHits_[{file_, lineNo}] = pats;
+    if (view.launcherRank >= 0 && view.launcherRank != lastTapRank_) {
+      lastTapRank_ = view.launcherRank;
+      noteRank(view.launcherRank);
+    }
   }
+  if (!awaiting_.empty() && !view.timestamp.empty()) stampSeen(view.timestamp);
   if (pats.empty()) return;
   const LineKey key{input_, offset};
   const int rank = rankOfLine(view);
   maxRank = std::max(maxRank, rank);
+  if (rank >= 0) noteRank(rank);
   WatchdogEntry w;
   if (full && parseWatchdog(*owned, w)) {
     w.evidence = le.get();
-    // The in-memory pipeline listed a line under the first pattern that matched it.
-    WatchKey wk{input_, *std::min_element(pats.begin(), pats.end()), offset};
-    if (w.rank < 0)
-      watchNoRank_.emplace_back(wk, std::move(w));
-    else if (auto it = watchByRank_.find(w.rank); it == watchByRank_.end() || wk < it->second.first)
-      watchByRank_[w.rank] = {wk, std::move(w)};
+    // One entry per rank: its first line, unless that one did not say which collective (a message wrapped
+    // over two lines, a repeat without the WorkNCCL details) and a later one does.
+    if (w.rank < 0) {
+      watchNoRank_.emplace_back(key, std::move(w));
+    } else if (auto it = watchByRank_.find(w.rank); it == watchByRank_.end()) {
+      watchByRank_[w.rank] = {key, std::move(w)};
+    } else if (it->second.second.seq < 0 && w.seq >= 0) {
+      it->second = {key, std::move(w)};
+    }
   }
   const bool failing = !equals(view.level, "INFO");
+  if (!view.timestamp.empty()) lastStamp_.assign(view.timestamp);
   ++lineSerial_;
   for (int p : pats) {
     PatternHits& h = hits_[static_cast<std::size_t>(p)];
@@ -209,10 +222,21 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
     if (failing && !h.haveFail) {
       h.fail = {key, le.get()};
       h.haveFail = true;
+      if (view.timestamp.empty()) h.fail.second.notEarlierThan = lastStamp_;
     }
-    if (failing && !view.timestamp.empty() && (!h.haveStampedFail || view.timestamp < h.stampedFail.second.timestamp)) {
-      h.stampedFail = {key, le.get()};
-      h.haveStampedFail = true;
+    if (failing && !view.timestamp.empty()) {
+      // By the time the stamps name, not their text: formats differ between the lines of one job.
+      const auto order =
+          h.haveStampedFail ? compareStamps(view.timestamp, h.stampedFail.second.timestamp) : std::optional<int>(-1);
+      if (order ? *order < 0 : view.timestamp < h.stampedFail.second.timestamp) {
+        h.stampedFail = {key, le.get()};
+        h.haveStampedFail = true;
+      }
+    } else if (failing &&
+               std::none_of(awaiting_.begin(), awaiting_.end(), [&](const auto& a) { return a.first == p; })) {
+      Evidence e = le.get();
+      e.notEarlierThan = lastStamp_;
+      awaiting_.push_back({p, {key, std::move(e)}});
     }
     for (int r : rules) {
       // Several patterns of one rule on the same line count it once.
@@ -221,6 +245,34 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
       ++ruleLines_[static_cast<std::size_t>(r)];
     }
   }
+}
+
+void LogScanner::noteRank(int rank) {
+  if (rank >= 10000000) return;  // not a rank of a real job: no bitmap for it
+  const auto r = static_cast<std::size_t>(rank);
+  if (r >= rankSeen_.size()) rankSeen_.resize(std::max(r + 1, 2 * rankSeen_.size()));
+  rankSeen_[r] = true;
+}
+
+std::set<int> LogScanner::ranksSeen() const {
+  std::set<int> out;
+  for (std::size_t r = 0; r < rankSeen_.size(); ++r)
+    if (rankSeen_[r]) out.insert(out.end(), static_cast<int>(r));
+  return out;
+}
+
+void LogScanner::stampSeen(std::string_view stamp) {
+  for (auto& [p, kv] : awaiting_) {
+    PatternHits& h = hits_[static_cast<std::size_t>(p)];
+    kv.second.notLaterThan = std::string(stamp);
+    if (h.haveFail && h.fail.first == kv.first) h.fail.second = kv.second;  // the same line: give it its bounds
+    const auto order = h.haveBoundedFail ? compareStamps(stamp, h.boundedFail.second.notLaterThan) : std::nullopt;
+    if (!h.haveBoundedFail || (order && *order < 0)) {
+      h.boundedFail = std::move(kv);
+      h.haveBoundedFail = true;
+    }
+  }
+  awaiting_.clear();
 }
 
 bool LogScanner::keptLineMatchesRule(const std::string& file, std::size_t line, std::size_t rule) const {

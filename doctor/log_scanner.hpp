@@ -36,7 +36,11 @@ struct PatternHits {
   bool haveFail = false, haveStampedFail = false;
   bool failOutsideNccl = false;       ///< a matching line that is not an NCCL INFO or WARN line (the program's own)
   std::pair<LineKey, Evidence> fail;  ///< the first line that is not an NCCL INFO line
-  std::pair<LineKey, Evidence> stampedFail;  ///< the first such line with the smallest timestamp
+  std::pair<LineKey, Evidence> stampedFail;  ///< the first such line with the earliest timestamp (log_time.hpp)
+  /// The failing line without a timestamp whose input printed a stamped line soonest after it (its notLaterThan):
+  /// of the unstamped ones, the one known to be the earliest.
+  bool haveBoundedFail = false;
+  std::pair<LineKey, Evidence> boundedFail;
   std::set<std::string, std::less<>> hosts;
   std::set<int> ranks;
 };
@@ -65,6 +69,8 @@ class LogScanner {
   /// The known words of the job's first lines (report_memory.hpp); the evaluation adds the lines rules kept.
   WordSample words;
   int maxRank = -1;
+  /// Ranks whose own lines are in the inputs (launcher tags, PyTorch's "[Rank N]" on matched lines).
+  std::set<int> ranksSeen() const;
   std::size_t bytes = 0, lines = 0;
 
  private:
@@ -80,8 +86,8 @@ class LogScanner {
   std::size_t lineSerial_ = 0;
   bool blockPlain_ = false;  // the block being scanned is plainAscii(): its lines need no check of their own
   std::map<std::pair<std::string, std::size_t>, std::vector<int>> keptTapHits_;
-  // Watchdog entries keyed by (input, first pattern that matched the line, offset): the original order.
-  using WatchKey = std::tuple<std::size_t, int, std::size_t>;
+  // Watchdog entries keyed by (input, offset): input order.
+  using WatchKey = LineKey;
   std::map<int, std::pair<WatchKey, WatchdogEntry>> watchByRank_;
   std::vector<std::pair<WatchKey, WatchdogEntry>> watchNoRank_;
   // The current input.
@@ -90,6 +96,16 @@ class LogScanner {
   std::string file_;  // its name, valid UTF-8
   ScanResult scan_;
   std::vector<int> pats_;
+  // Time bounds of unstamped failing lines: the last stamp a matched line of this input had, and the patterns
+  // whose first unstamped failing line since then waits for the next stamped line of the input.
+  void stampSeen(std::string_view stamp);
+  std::string lastStamp_;
+  std::vector<std::pair<int, std::pair<LineKey, Evidence>>> awaiting_;
+  int lastTapRank_ = -1;
+  // Ranks seen, one bit each: a launcher-tagged log of thousands of ranks changes rank nearly every line, and a
+  // tree insert there cost more than the line's other work.
+  void noteRank(int rank);
+  std::vector<bool> rankSeen_;
 };
 
 }  // namespace pf::doctor

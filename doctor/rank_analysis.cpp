@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #include "info_extractor.hpp"
+#include "log_time.hpp"
 #include "pf/json_field.hpp"
 
 namespace pf::doctor {
@@ -64,27 +66,75 @@ bool parseWatchdog(const NormLine& l, WatchdogEntry& out) {
   return true;
 }
 
-RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<WatchdogEntry> watchdog,
-                        const InfoExtractor& info, int maxRankSeen) {
-  RankReport r;
-  // First failure: earliest timestamp among lines that have one, else the first in input order.
-  for (const auto& e : failures) {
-    if (!r.haveFirst) {
-      r.firstFailure = e;
-      r.haveFirst = true;
-    } else if (!e.timestamp.empty() && (r.firstFailure.timestamp.empty() || e.timestamp < r.firstFailure.timestamp)) {
-      r.firstFailure = e;
+namespace {
+
+// A failing line's time: its stamp, else the stamped line after it in its input (it was printed no later), else
+// the one before it.
+std::optional<LogTime> lineTime(const Evidence& e) {
+  for (const std::string* s : {&e.timestamp, &e.notLaterThan, &e.notEarlierThan})
+    if (!s->empty())
+      if (auto t = parseLogTime(*s)) return t;
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool printedEarlier(const Evidence& a, const Evidence& b) {
+  const auto ta = lineTime(a), tb = lineTime(b);
+  if (ta && tb) {
+    if (const int c = compareLogTime(*ta, *tb); c != 0) return c < 0;
+  } else if (ta || tb) {
+    return ta.has_value();
+  }
+  return a.file == b.file && a.line < b.line;
+}
+
+std::string rankRanges(const std::vector<int>& ranks, std::size_t maxRanges) {
+  std::string out;
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (shown == maxRanges) {
+      out += fmt::format(", ... ({} ranks in all)", ranks.size());
+      break;
     }
+    out += fmt::format("{}{}", shown ? ", " : "", ranks[i]);
+    if (j > i) out += fmt::format("{}{}", j == i + 1 ? ", " : "-", ranks[j]);
+    ++shown;
+    i = j + 1;
+  }
+  return out;
+}
+
+RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<WatchdogEntry> watchdog,
+                        const InfoExtractor& info, int maxRankSeen, const std::set<int>& ranksSeen) {
+  RankReport r;
+  // First failure: the earliest printed (failures come in input order, which breaks ties).
+  for (const auto& e : failures) {
+    if (!r.haveFirst || printedEarlier(e, r.firstFailure)) r.firstFailure = e;
+    r.haveFirst = true;
   }
   // World size: the largest nranks of any communicator, else the largest rank named + 1.
   for (const auto& [id, c] : info.comms()) r.worldSize = std::max(r.worldSize, c.nranks);
+  r.worldSizeFromInit = r.worldSize > 0;
   if (r.worldSize < 0 && maxRankSeen >= 0) r.worldSize = maxRankSeen + 1;
+  // Ranks whose logs are here: any line of theirs, an Init line of theirs, a watchdog report of theirs.
+  std::set<int> present(ranksSeen);
+  for (const auto& [id, c] : info.comms())
+    for (const auto& m : {&c.started, &c.completed})
+      for (const auto& kv : *m) present.insert(kv.first);
   // Keep one watchdog entry per rank (the first), then find who the others were waiting on.
   std::set<int> seenRanks;
   std::vector<WatchdogEntry> uniq;
   for (auto& w : watchdog)
     if (w.rank < 0 || seenRanks.insert(w.rank).second) uniq.push_back(std::move(w));
   r.watchdog = std::move(uniq);
+  present.insert(seenRanks.begin(), seenRanks.end());
+  const bool worldListable = r.worldSize > 0 && r.worldSize <= 100000;
+  if (worldListable && !present.empty())
+    for (int k = 0; k < r.worldSize; ++k)
+      if (!present.count(k)) r.ranksWithoutLogs.push_back(k);
   if (!r.watchdog.empty()) {
     long minSeq = -1, maxSeq = -1;
     for (const auto& w : r.watchdog) {
@@ -101,21 +151,28 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
                       "behind the others",
                       minSeq, maxSeq, minSeq));
     }
-    if (r.worldSize > 0 && r.worldSize <= 100000 && seenRanks.size() > 0) {
+    // Ranks whose logs are given and hold no timeout: the others waited for them. Only meaningful when some
+    // ranks did report; if none named a rank we cannot tell who is missing.
+    if (worldListable && !seenRanks.empty()) {
       std::vector<int> silent;
       for (int k = 0; k < r.worldSize; ++k)
-        if (!seenRanks.count(k)) silent.push_back(k);
-      // Only meaningful when some ranks did report; if none named a rank we cannot tell who is missing.
-      if (!silent.empty() && silent.size() < static_cast<std::size_t>(r.worldSize)) {
+        if (present.count(k) && !seenRanks.count(k)) silent.push_back(k);
+      if (!silent.empty()) {
         waited.insert(silent.begin(), silent.end());
         r.notes.push_back(
-            fmt::format("{} of {} ranks hit the watchdog; the others ({} ranks) never reported a "
-                        "timeout: they were probably stuck before the collective",
-                        seenRanks.size(), r.worldSize, silent.size()));
+            fmt::format("{} of the {} ranks whose logs are given hit the watchdog; the others ({}) never "
+                        "reported a timeout: they were probably stuck before the collective",
+                        seenRanks.size(), seenRanks.size() + silent.size(), rankRanges(silent)));
       }
     }
     r.waitedOn.assign(waited.begin(), waited.end());
   }
+  if (!r.ranksWithoutLogs.empty())
+    r.notes.push_back(
+        fmt::format("logs of {} rank{} not given ({}{}): what they did is unknown; add their logs to "
+                    "tell whether they reached the collective",
+                    r.ranksWithoutLogs.size(), r.ranksWithoutLogs.size() == 1 ? "" : "s",
+                    rankRanges(r.ranksWithoutLogs), r.worldSizeFromInit ? fmt::format(" of {}", r.worldSize) : ""));
   // Communicator init progress.
   for (const auto& [id, c] : info.comms()) {
     // A log from only some nodes would make every other rank look uninitialised: judge only when at least half
@@ -156,6 +213,8 @@ Json RankReport::toJson() const {
   j["watchdog"] = wd;
   j["waited_on_ranks"] = waitedOn;
   j["world_size"] = worldSize < 0 ? Json() : Json(worldSize);
+  j["world_size_from_init"] = worldSizeFromInit;
+  j["ranks_without_logs"] = ranksWithoutLogs;
   j["never_initialised_ranks"] = neverInitialised;
   j["init_incomplete_ranks"] = initIncomplete;
   j["notes"] = notes;

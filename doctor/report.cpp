@@ -34,7 +34,9 @@ std::vector<Result> toResults(const Analysis& a) {
                 {"captures", d.captures},
                 {"hosts", d.hosts},
                 {"ranks", d.ranks},
-                {"confirm", jsonOrNull(d.confirm)}};
+                {"confirm", jsonOrNull(d.confirm)},
+                {"consequence_of", d.consequenceOf ? Json(d.consequenceOf->id) : Json()},
+                {"also_matched", d.alsoMatched}};
     if (!d.confirm.empty()) {
       r.params["confirm_detail"] = d.confirmDetail;
       r.params["confirm_measured"] = d.confirmMeasured;

@@ -5,10 +5,64 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace pf::doctor {
+
+std::string withoutStaleNcclAdvice(const std::string& fix, const std::vector<NcclVersion>& running,
+                                   std::string& dropped) {
+  if (running.empty()) return fix;
+  const NcclVersion oldest = *std::min_element(running.begin(), running.end());
+  auto lower = [](std::string_view v) {
+    std::string l(v);
+    for (char& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return l;
+  };
+  std::string out;
+  std::size_t from = 0;
+  while (from < fix.size()) {
+    // A clause ends after ". " or "; " (or at the end); the separator stays with it.
+    std::size_t end = fix.size();
+    for (std::string_view sep : {". ", "; "})
+      if (std::size_t p = fix.find(sep, from); p != std::string::npos) end = std::min(end, p + sep.size());
+    const std::string clause = fix.substr(from, end - from), l = lower(clause);
+    from = end;
+    const bool advice = l.find("nccl") != std::string::npos &&
+                        (l.find("upgrad") != std::string::npos || l.find("update") != std::string::npos ||
+                         l.find("install") != std::string::npos || l.find("moved to") != std::string::npos ||
+                         l.find("newer") != std::string::npos || l.find("or later") != std::string::npos ||
+                         l.find(">=") != std::string::npos || l.find("fixed in") != std::string::npos);
+    bool stale = false;
+    std::string version;
+    // The clause's versions x.y.z: advice whose every version the job already runs (or passed) is stale.
+    for (std::size_t p = 0; advice && p < clause.size(); ++p) {
+      if (!std::isdigit(static_cast<unsigned char>(clause[p])) ||
+          (p > 0 && (std::isdigit(static_cast<unsigned char>(clause[p - 1])) || clause[p - 1] == '.')))
+        continue;
+      std::size_t q = p;
+      while (q < clause.size() && (std::isdigit(static_cast<unsigned char>(clause[q])) || clause[q] == '.')) ++q;
+      const std::string word = clause.substr(p, q - p);
+      if (auto v = parseNcclVersion(word); v && std::count(word.begin(), word.end(), '.') >= 2) {
+        if (*v > oldest) {
+          stale = false;
+          break;
+        }
+        stale = true;
+        version = word;
+      }
+      p = q;
+    }
+    if (stale)
+      dropped = version;
+    else
+      out += clause;
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == ';')) out.pop_back();
+  return out;
+}
 
 void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
   if (!catalog.reports || a.diagnoses.size() >= 2) return;
@@ -48,6 +102,13 @@ void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
   for (std::size_t i = 0; i < hits.size() && !domain; ++i) domain = !failureSign[i] && hits[i].count > 0;
   if (!domain) return;
   const std::vector<CategoryVote> votes = catalog.reports->vote(scan.words.ids());
+  std::set<NcclVersion> runningSet;
+  for (const auto& [text, ev] : a.info.ncclVersionsSeen())
+    if (auto v = parseNcclVersion(text)) runningSet.insert(*v);
+  const std::vector<NcclVersion> running(runningSet.begin(), runningSet.end());
+  std::string runningText;
+  for (const auto& v : running)
+    runningText += fmt::format("{}{}.{}.{}", runningText.empty() ? "" : ", ", v[0], v[1], v[2]);
   for (const auto& v : votes) {
     if (a.diagnoses.size() >= 2 || v.share < kMinSimilarShare) break;
     if (std::any_of(a.diagnoses.begin(), a.diagnoses.end(),
@@ -77,9 +138,19 @@ void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
         "and the messages of {} rules the doctor remembers) is in failures of the {} category. Nearest: {}",
         100 * v.share, v.voters, memory.cases(), memory.size() - memory.cases(), v.category, near);
     const KnownReport& nearest = *v.reports.front().report;
-    rule->fix =
-        fmt::format("{}{}{}", weak ? weak->fix + " " : "",
-                    nearest.rule ? "The nearest rule's fix: " : "The nearest report was fixed this way: ", nearest.fix);
+    // Advice to move to an NCCL release this job already runs (or passed) is dropped, and said so.
+    std::string dropped;
+    const std::string nearestFix = withoutStaleNcclAdvice(nearest.fix, running, dropped);
+    std::string fix =
+        nearestFix.empty()
+            ? ""
+            : (nearest.rule ? "The nearest rule's fix: " : "The nearest report was fixed this way: ") + nearestFix;
+    if (!dropped.empty())
+      fix += fmt::format(
+          "{}(The nearest report moved to NCCL {}; this log already runs NCCL {}, so that part of its "
+          "fix does not apply.)",
+          fix.empty() ? "" : " ", dropped, runningText);
+    rule->fix = fmt::format("{}{}", weak ? weak->fix + (fix.empty() ? "" : " ") : "", fix);
     if (weak) {
       rule->commands = weak->commands;
       rule->probe = weak->probe;

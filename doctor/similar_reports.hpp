@@ -10,12 +10,18 @@
 
 #include "analysis.hpp"
 #include "log_scanner.hpp"
+#include "nccl_versions.hpp"
 #include "rule_catalog.hpp"
 
 namespace pf::doctor {
 
 /// Categories at least this share of the nearest reports' vote are offered.
 inline constexpr double kMinSimilarShare = 0.2;
+
+/// `fix` without its clauses (". " or "; " ends one) that advise an NCCL release (x.y.z) no newer than the oldest
+/// of `running`: moving to it cannot help a job that runs it already. `dropped` gets the last such version.
+std::string withoutStaleNcclAdvice(const std::string& fix, const std::vector<NcclVersion>& running,
+                                   std::string& dropped);
 
 /// Appends the similar-report diagnoses to `a.diagnoses` (already ranked), as above.
 void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a);

@@ -22,6 +22,8 @@ DiagnosisParams diagnosisFromResult(const Result& r) {
   readField(p, "ranks", d.ranks, "doctor");
   readField(p, "confirm", d.confirm, "doctor");
   readField(p, "confirm_detail", d.confirm_detail, "doctor");
+  readField(p, "consequence_of", d.consequence_of, "doctor");
+  readField(p, "also_matched", d.also_matched, "doctor");
   return d;
 }
 
@@ -60,6 +62,9 @@ DoctorRanks doctorRanksFromResult(const Result& r) {
     readField(f, "line", l.line, "doctor");
     readField(f, "host", l.host, "doctor");
     readField(f, "timestamp", l.timestamp, "doctor");
+    readField(f, "text", l.text, "doctor");
+    readField(f, "not_earlier_than", l.not_earlier_than, "doctor");
+    readField(f, "not_later_than", l.not_later_than, "doctor");
     l.rank = optional<int>(f, "rank");
     d.first_failure = l;
   }
@@ -73,6 +78,8 @@ DoctorRanks doctorRanksFromResult(const Result& r) {
       d.watchdog.push_back(std::move(x));
     }
   readField(p, "waited_on_ranks", d.waited_on_ranks, "doctor");
+  readField(p, "ranks_without_logs", d.ranks_without_logs, "doctor");
+  d.world_size = optional<int>(p, "world_size");
   readField(p, "notes", d.notes, "doctor");
   return d;
 }

@@ -15,12 +15,43 @@
 namespace pf::reports {
 namespace {
 
-// A log line of over 160 bytes cut to 157 and "...", never inside a UTF-8 sequence.
+// A log line of over 160 bytes cut to about 160 in the middle: its start names what failed and its end often
+// names where ("... hca mlx5_3", "... ran for 600012 milliseconds"), so both stay. Never inside a UTF-8 sequence.
 std::string cutLogLine(const std::string& s) {
   if (s.size() <= 160) return s;
-  std::size_t at = 157;
-  while (at > 0 && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
-  return s.substr(0, at) + "...";
+  auto boundary = [&](std::size_t at) {
+    while (at > 0 && at < s.size() && (static_cast<unsigned char>(s[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  // At blanks where there are some near the cut, so that no word is split.
+  std::size_t head = s.rfind(' ', 110), tail = s.find(' ', s.size() - 45);
+  head = head != std::string::npos && head > 80 ? head : boundary(110);
+  tail = tail != std::string::npos && tail < s.size() - 20 ? tail + 1 : boundary(s.size() - 45);
+  return s.substr(0, head) + " ... " + s.substr(tail);
+}
+
+// "1, 2, 4-63": ascending ranks as ranges, the first 16 of them, then the count.
+std::string rankList(const std::vector<int>& ranks) {
+  std::string out;
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (shown == 16) return out + fmt::format(", ... ({} ranks in all)", ranks.size());
+    out += fmt::format("{}{}", shown++ ? ", " : "", ranks[i]);
+    if (j > i) out += fmt::format("{}{}", j == i + 1 ? ", " : "-", ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+// When a line was printed: its stamp, else the stamps of the lines around it in its file.
+std::string whenPrinted(const LogLine& f) {
+  if (!f.timestamp.empty()) return " at " + f.timestamp;
+  if (!f.not_later_than.empty())
+    return fmt::format(" at or before {} (no stamp of its own; the next stamped line of its file)", f.not_later_than);
+  if (!f.not_earlier_than.empty()) return fmt::format(" after {} (no stamp of its own)", f.not_earlier_than);
+  return "";
 }
 
 class DoctorText final : public TextView {
@@ -48,6 +79,15 @@ class DoctorText final : public TextView {
       const int hits = r.metrics.value("matching_lines", 0);
       out += fmt::format("{}. [{}] {}  (rule {}, confidence {:.2f}, {} matching line{})\n", ++i, d.category, r.message,
                          d.rule_id, d.confidence, hits, hits == 1 ? "" : "s");
+      if (!d.consequence_of.empty()) {
+        int at = 0, k = 0;
+        for (const Result& c : report.results)
+          if (c.kind == Kind::kDiagnosis && (++k, c.key == "doctor." + d.consequence_of)) at = k;
+        out += fmt::format("   a consequence of {} (rule {}): it came after that failure, which explains it\n",
+                           at ? std::to_string(at) : "the cause above", d.consequence_of);
+      }
+      if (!d.also_matched.empty())
+        out += fmt::format("   the same lines also match: {}\n", fmt::join(d.also_matched, ", "));
       if (!d.confirm.empty()) out += fmt::format("   confirm: {} - {}\n", d.confirm, d.confirm_detail);
       const std::size_t shown = verbose ? r.evidence.size() : std::min<std::size_t>(r.evidence.size(), 2);
       for (std::size_t k = 0; k < shown; ++k) {
@@ -89,19 +129,15 @@ class DoctorText final : public TextView {
     if (d.first_failure && diagnosed) {
       const LogLine& f = *d.first_failure;
       out +=
-          fmt::format("  first failure: {}:{}{}{}{}\n", f.file, f.line, f.host.empty() ? "" : " host " + f.host,
-                      f.rank ? fmt::format(" rank {}", *f.rank) : "", f.timestamp.empty() ? "" : " at " + f.timestamp);
+          fmt::format("  first failure: {}:{}{}{}{}\n", f.file, f.line, f.rank ? fmt::format(" rank {}", *f.rank) : "",
+                      f.host.empty() ? "" : " on host " + f.host, whenPrinted(f));
+      if (!f.text.empty()) out += fmt::format("    {}\n", cutLogLine(f.text));
     }
     for (const auto& w : d.watchdog)
       out += fmt::format("  watchdog: rank {} timed out at collective #{} ({}){}\n",
                          w.rank ? std::to_string(*w.rank) : "?", w.seq.value_or(-1), w.op.empty() ? "?" : w.op,
                          w.ran_for_ms ? fmt::format(" after {} ms", *w.ran_for_ms) : "");
-    if (!d.waited_on_ranks.empty()) {
-      const auto shown = std::min<std::size_t>(32, d.waited_on_ranks.size());
-      out +=
-          fmt::format("  waiting on ranks: {}\n",
-                      fmt::join(d.waited_on_ranks.begin(), d.waited_on_ranks.begin() + static_cast<long>(shown), ", "));
-    }
+    if (!d.waited_on_ranks.empty()) out += fmt::format("  waiting on ranks: {}\n", rankList(d.waited_on_ranks));
     for (const auto& note : d.notes) out += fmt::format("  note: {}\n", note);
     return out;
   }

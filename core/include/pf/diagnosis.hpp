@@ -26,6 +26,8 @@ struct DiagnosisParams {
   std::vector<int> ranks;
   std::string confirm;  ///< "confirmed", "refuted", "unknown"; empty without --confirm
   std::string confirm_detail;
+  std::string consequence_of;             ///< the rule id of the cause this consequence follows from; "" none
+  std::vector<std::string> also_matched;  ///< rules of the same category that read the same lines
 };
 
 /// @throws UsageError naming the field when a diagnosis does not fit.
@@ -45,7 +47,9 @@ struct DoctorInfo {
 
 /// One line a log pointed at: where it is, and the host, rank and time it names.
 struct LogLine {
-  std::string file, host, timestamp;
+  std::string file, host, timestamp, text;
+  /// For a line without a stamp: the stamps of the lines around it in its file ("" when none).
+  std::string not_earlier_than, not_later_than;
   int64_t line = 0;
   std::optional<int> rank;
 };
@@ -60,6 +64,8 @@ struct DoctorRanks {
   std::optional<LogLine> first_failure;
   std::vector<Watchdog> watchdog;
   std::vector<int> waited_on_ranks;
+  std::vector<int> ranks_without_logs;  ///< ranks of the world none of whose lines were given
+  std::optional<int> world_size;
   std::vector<std::string> notes;
 };
 

@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <string>
 
 namespace pf::doctor {
 namespace {
@@ -25,7 +27,7 @@ class DoctorConfirm : public ::testing::Test {
 };
 
 TEST_F(DoctorConfirm, SocketIfnameConfirmedWhenMissingRefutedWhenPresent) {
-  ConfirmContext c{root_.string(), {}, {{"ifname", "eth2"}}};
+  ConfirmContext c{root_.string(), {}, {{"ifname", "eth2"}}, {}};
   ConfirmOutcome o = runConfirm("socket_ifname", c);
   EXPECT_EQ(o.status, "confirmed") << o.detail;
   EXPECT_NE(o.detail.find("eth0"), std::string::npos);  // names what does exist
@@ -38,6 +40,28 @@ TEST_F(DoctorConfirm, SocketIfnameConfirmedWhenMissingRefutedWhenPresent) {
   EXPECT_EQ(runConfirm("socket_ifname", c).status, "unknown");
   c.env.clear();
   EXPECT_EQ(runConfirm("socket_ifname", c).status, "unknown");
+}
+
+TEST_F(DoctorConfirm, SocketIfnameTakesWhatTheLogSaysWasSet) {
+  // The rule captured nothing, this node has no NCCL_SOCKET_IFNAME: the log's "set by environment" line decides.
+  ConfirmContext c{root_.string(), {}, {}, {}};
+  noteLogSettings("NCCL_SOCKET_IFNAME set by environment to eth0", c.logSettings);
+  noteLogSettings("NCCL_IB_TIMEOUT set by environment to 22.", c.logSettings);
+  noteLogSettings("NCCL_IB_HCA set to mlx5_0,mlx5_3", c.logSettings);
+  noteLogSettings("NCCL_SOCKET_IFNAME set by environment to ens5", c.logSettings);  // the first value stays
+  EXPECT_EQ(c.logSettings,
+            (std::map<std::string, std::string>{
+                {"NCCL_IB_HCA", "mlx5_0,mlx5_3"}, {"NCCL_IB_TIMEOUT", "22"}, {"NCCL_SOCKET_IFNAME", "eth0"}}));
+  ConfirmOutcome o = runConfirm("socket_ifname", c);
+  EXPECT_EQ(o.status, "refuted") << o.detail;
+  EXPECT_EQ(o.detail.find("did not name"), std::string::npos) << o.detail;
+  EXPECT_EQ(o.measured["nccl_socket_ifname"], "eth0");
+  EXPECT_EQ(o.measured["nccl_socket_ifname_from"], "the log");
+  // The log's value wins over this node's: it is what the job ran with.
+  c.env["NCCL_SOCKET_IFNAME"] = "ib";
+  EXPECT_EQ(runConfirm("socket_ifname", c).measured["nccl_socket_ifname"], "eth0");
+  c.logSettings.clear();
+  EXPECT_EQ(runConfirm("socket_ifname", c).measured["nccl_socket_ifname_from"], "this node's environment");
 }
 
 TEST_F(DoctorConfirm, DevShmMeasuresTheRealMount) {
@@ -64,7 +88,7 @@ TEST_F(DoctorConfirm, MemlockFollowsTheProcessLimit) {
 }
 
 TEST_F(DoctorConfirm, PeermemAndRdmaFromACapturedTree) {
-  ConfirmContext c{root_.string(), {}, {}};
+  ConfirmContext c{root_.string(), {}, {}, {}};
   EXPECT_EQ(runConfirm("peermem", c).status, "unknown");  // no NVIDIA driver in the tree
   fs::create_directories(root_ / "sys/module/nvidia");
   EXPECT_EQ(runConfirm("peermem", c).status, "confirmed");
@@ -80,7 +104,7 @@ TEST_F(DoctorConfirm, PeermemAndRdmaFromACapturedTree) {
 }
 
 TEST_F(DoctorConfirm, GpuXidReadsTheKernelLogsRecords) {
-  ConfirmContext c{root_.string(), {}, {}};
+  ConfirmContext c{root_.string(), {}, {}, {}};
   EXPECT_EQ(runConfirm("gpu_xid", c).status, "unknown");  // no kernel log in the tree
   fs::create_directories(root_ / "dev");
   // /dev/kmsg's record format: "priority,sequence,microseconds,flags;message", continuation lines indented.

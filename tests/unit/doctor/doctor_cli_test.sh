@@ -79,4 +79,67 @@ grep -q "Examples:" "$tmp/out"; check "--help has examples" 0 $?
 
 "$pf" doctor "$tmp/shm.log" --json - > "$tmp/j.json" 2>/dev/null
 "$py" -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/j.json"; check "--json - is pure JSON on stdout" 0 $?
+
+# A 64-rank job with two of its rank logs given (data/multirank-ib): rank 3's IB completion error on mlx5_3, then the
+# watchdog on every rank. The first failure is rank 3's, the cause the IB link, the watchdog its consequence.
+mr="$data/multirank-ib"
+"$pf" doctor "$mr/rank0.log" "$mr/rank3.log" --json "$tmp/mr.json" > "$tmp/mr.txt" 2>&1; check "64-rank job diagnosed" 1 $?
+grep -q "first failure: .*multirank-ib/rank3.log:23 rank 3 on host gpu-node-01 at or before E304 10:42:37.883906529" \
+  "$tmp/mr.txt"; check "first failure is rank 3's IB error, before rank 0's watchdog" 0 $?
+grep -q "evidence: .*rank3.log:23  NET/IB: Got completion from peer 10.0.1.14<47215> .*hca mlx5_3$" "$tmp/mr.txt"
+check "evidence keeps the peer and the HCA" 0 $?
+grep -q "note: logs of 62 ranks not given (1, 2, 4-63 of 64)" "$tmp/mr.txt"; check "missing logs said as such" 0 $?
+grep -q "probably stuck" "$tmp/mr.txt"; check "no guess about ranks without logs" 1 $?
+grep -q "collective #-1" "$tmp/mr.txt"; check "no watchdog entry lost its collective" 1 $?
+grep -q "a consequence of 1 (rule ib-verbs.completion-error-12-ib-link)" "$tmp/mr.txt"
+check "the watchdog is shown as the IB error's consequence" 0 $?
+"$py" - "$tmp/mr.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+diag = [r["params"] for r in d["results"] if r["kind"] == "diagnosis"]
+top = diag[0]
+assert top["rule_id"] == "ib-verbs.completion-error-12-ib-link", top["rule_id"]
+assert "mlx5_3" in top["fix"] and "10.0.1.14<47215>" in top["fix"] and "GID_INDEX" not in top["fix"], top["fix"]
+assert top["also_matched"] == ["ib-verbs.completion-error-other", "ib-verbs.verbs-call-failed"], top["also_matched"]
+assert [p["category"] for p in diag].count("ib-verbs") == 1, [p["rule_id"] for p in diag]
+wd = [p for p in diag if p["rule_id"] == "timeout-hang.watchdog-timeout"][0]
+assert wd["consequence_of"] == top["rule_id"], wd["consequence_of"]
+ranks = [r for r in d["results"] if r["key"] == "doctor.ranks"][0]["params"]
+f = ranks["first_failure"]
+assert f["file"].endswith("rank3.log") and f["line"] == 23 and f["rank"] == 3 and f["host"] == "gpu-node-01", f
+assert f["not_later_than"] == "E304 10:42:37.883906529" and "timestamp" not in f, f
+assert ranks["ranks_without_logs"] == [1, 2] + list(range(4, 64)), ranks["ranks_without_logs"]
+assert ranks["world_size"] == 64 and ranks["world_size_from_init"] is True
+assert ranks["waited_on_ranks"] == [], ranks["waited_on_ranks"]
+assert [(w["rank"], w["seq"], w["op"]) for w in ranks["watchdog"]] == [(0, 24117, "ALLREDUCE"), (3, 24117, "ALLREDUCE")]
+PY
+check "json: cause, fix, folded rules, consequence, first failure, missing logs" 0 $?
+if [ -f "$root/tests/tools/validate_json.py" ]; then
+  "$py" "$root/tests/tools/validate_json.py" "$root/docs/result-schema.json" "$tmp/mr.json" > "$tmp/v" 2>&1
+  check "64-rank document validates against docs/result-schema.json" 0 $?
+fi
+
+# A later line of the same rank without the WorkNCCL details does not replace its parsed watchdog entry.
+printf '%s\n' "[rank3]:[E304 10:42:37.883906529 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=24117, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600012 milliseconds before timing out." \
+  "[rank3]:RuntimeError: [Rank 3] Caught collective operation timeout:" > "$tmp/wd.log"
+"$pf" doctor "$tmp/wd.log" > "$tmp/out" 2>&1
+grep -q "watchdog: rank 3 timed out at collective #24117 (ALLREDUCE) after 600012 ms" "$tmp/out"
+check "a later line keeps rank 3's parsed watchdog entry" 0 $?
+# A long RoCE line (GIDs) keeps its end, where NCCL names the HCA, in the shortened evidence.
+printf '%s\n' "kp-ddp-worker-0:3468:3905 [4] transport/net_ib.cc:2121 NCCL WARN NET/IB: Got completion from peer 10.216.210.236<54862> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid fd00:1148:9000:5000:4:200:3:ff22 remoteGidsfd00:1148:9000:5000:4:200:3:ff1f hca mlx5_4" > "$tmp/roce.log"
+"$pf" doctor "$tmp/roce.log" > "$tmp/out" 2>&1
+grep -q "evidence: .*roce.log:1  NET/IB: Got completion from peer 10.216.210.236<54862> .* hca mlx5_4$" "$tmp/out"
+check "a shortened evidence line keeps the peer and the HCA" 0 $?
+grep -q "rule ib-verbs.completion-error-12-retry" "$tmp/out"; check "GIDs in the error (RoCE) keep the RoCE rule" 0 $?
+
+# --confirm takes NCCL_SOCKET_IFNAME from the log's "set by environment" line when the rule captured nothing.
+printf '%s\n' "node1:100:100 [0] NCCL INFO NCCL version 2.20.5+cuda12.4" \
+  "node1:100:120 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0" \
+  "node1:100:120 [0] NCCL WARN Bootstrap : no socket interface found" > "$tmp/second.log"
+mkdir -p "$tmp/root/sys/class/net/eth0"; echo up > "$tmp/root/sys/class/net/eth0/operstate"
+env -u NCCL_SOCKET_IFNAME "$pf" doctor "$tmp/second.log" --confirm --root "$tmp/root" > "$tmp/out" 2>&1
+check "second log: the cause refuted on this node exits 0" 0 $?
+grep -q "did not name" "$tmp/out"; check "--confirm does not say the log did not name NCCL_SOCKET_IFNAME" 1 $?
+grep -q "confirm: refuted - eth0 exists here (operstate up); NCCL_SOCKET_IFNAME=eth0 from the log" "$tmp/out"
+check "--confirm checks the log's NCCL_SOCKET_IFNAME" 0 $?
 exit $fail

@@ -14,6 +14,7 @@
 
 #include "pf/error.hpp"
 #include "pf/result.hpp"
+#include "similar_reports.hpp"
 #include "test_util.hpp"
 
 namespace pf::doctor {
@@ -249,6 +250,39 @@ TEST(DoctorSimilarReports, TwoRuleDiagnosesLeaveNoRoom) {
   const std::size_t rulesOnly = analyze(c, {Source{"log", log}}).diagnoses.size();
   ASSERT_GE(rulesOnly, 2u);
   EXPECT_EQ(analyzeWithSmallMemory(log).diagnoses.size(), rulesOnly);
+}
+
+}  // namespace
+}  // namespace pf::doctor
+
+namespace pf::doctor {
+namespace {
+
+TEST(DoctorSimilarReports, AdviceToMoveToAnNcclTheJobAlreadyRunsIsDropped) {
+  const std::vector<NcclVersion> running{{2, 20, 5}};
+  std::string dropped;
+  // The corpus's own wording (a-nccltests275-internal-error-nccl218-upgrade): the upgrade clause goes, the rest stays.
+  EXPECT_EQ(
+      withoutStaleNcclAdvice("Upgrade NCCL (reporter moved to 2.19.3 and the test passed); if it persists, rerun "
+                             "with NCCL_DEBUG=WARN/INFO to see the real error instead of the 2.18 generic message.",
+                             running, dropped),
+      "if it persists, rerun with NCCL_DEBUG=WARN/INFO to see the real error instead of the 2.18 generic message.");
+  EXPECT_EQ(dropped, "2.19.3");
+  dropped.clear();
+  EXPECT_EQ(withoutStaleNcclAdvice("Install a matching NCCL wheel (nvidia-nccl-cu12>=2.19.3), or use the cuda12_pip "
+                                   "install which brings it in.",
+                                   running, dropped),
+            "");
+  // The same release counts as reached; a newer one is still advice worth giving.
+  dropped.clear();
+  EXPECT_EQ(withoutStaleNcclAdvice("Upgrade NCCL to 2.20.5.", running, dropped), "");
+  const std::string newer = "Upgrade NCCL to 2.21.5 or later, which fixed it.";
+  dropped.clear();
+  EXPECT_EQ(withoutStaleNcclAdvice(newer, running, dropped), newer);
+  EXPECT_EQ(dropped, "");
+  // No NCCL in the clause (a PyTorch 2.x.y upgrade), or no version in the log: left as it is.
+  EXPECT_EQ(withoutStaleNcclAdvice("Upgrade PyTorch to 2.1.2.", running, dropped), "Upgrade PyTorch to 2.1.2.");
+  EXPECT_EQ(withoutStaleNcclAdvice("Upgrade NCCL to 2.19.3.", {}, dropped), "Upgrade NCCL to 2.19.3.");
 }
 
 }  // namespace
