@@ -44,13 +44,13 @@ struct Headline {
   bool p2p = false;          ///< seq is a p2p_seq_id
   std::string op;            ///< the majority's profiling_name ("gloo:all_reduce")
   std::vector<std::vector<std::int64_t>> inputSizes, outputSizes;  ///< the majority's
-  std::vector<std::string> inputDtypes, outputDtypes;             ///< the majority's
-  std::string field;         ///< for a mismatch: "operation", "input sizes", "output sizes", "dtypes", "group"
-  std::string culpritValue;  ///< for a mismatch: the culprit's value of `field`
+  std::vector<std::string> inputDtypes, outputDtypes;              ///< the majority's
+  std::string field;             ///< for a mismatch: "operation", "input sizes", "output sizes", "dtypes", "group"
+  std::string culpritValue;      ///< for a mismatch: the culprit's value of `field`
   std::optional<double> lateMs;  ///< for a straggler: how late its entry was created, in ms
-  std::string culpritCall;   ///< the culprit's last recorded call ("pg 0 seq 2 gloo:broadcast"), "" if unknown
-  std::vector<Frame> frames;  ///< that call's Python frames, innermost first, torch's own left out
-  std::string summary;       ///< set only where no finding applies; summaryOf() writes the sentence
+  std::string culpritCall;       ///< the culprit's last recorded call ("pg 0 seq 2 gloo:broadcast"), "" if unknown
+  std::vector<Frame> frames;     ///< that call's Python frames, innermost first, torch's own left out
+  std::string summary;           ///< set only where no finding applies; summaryOf() writes the sentence
 };
 
 /// One process group's finding.

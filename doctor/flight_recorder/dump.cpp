@@ -17,6 +17,9 @@
 namespace pf::doctor::fr {
 namespace {
 
+// Far above any job's world size, and small enough that rank arithmetic (world size = largest rank + 1) is safe.
+constexpr int kMaxRank = 1 << 24;
+
 [[noreturn]] void badField(const std::string& name, const std::string& field, const std::string& want) {
   throw UsageError(name + ": Flight Recorder dump field '" + field + "' is not " + want +
                    "; pass the dump as PyTorch wrote it (TORCH_FR_DUMP_TEMP_FILE, or _dump_fr_trace_json)");
@@ -85,7 +88,8 @@ std::vector<int> ranksField(const Json& v, const std::string& name) {
   std::vector<int> out;
   if (v.is_array()) {
     for (const Json& r : v) {
-      if (!r.is_number_integer()) badField(name, "pg_config.ranks", "a list of ranks");
+      if (!r.is_number_integer() || r.get<std::int64_t>() < 0 || r.get<std::int64_t>() > kMaxRank)
+        badField(name, "pg_config.ranks", "a list of ranks");
       out.push_back(r.get<int>());
     }
     return out;
@@ -94,13 +98,14 @@ std::vector<int> ranksField(const Json& v, const std::string& name) {
   const std::string& s = v.get_ref<const std::string&>();
   for (std::size_t i = 0; i < s.size();) {
     if (!std::isdigit(static_cast<unsigned char>(s[i]))) {
-      if (s[i] != '[' && s[i] != ']' && s[i] != ',' && s[i] != ' ') badField(name, "pg_config.ranks", "a list of ranks");
+      if (s[i] != '[' && s[i] != ']' && s[i] != ',' && s[i] != ' ')
+        badField(name, "pg_config.ranks", "a list of ranks");
       ++i;
       continue;
     }
     int r = 0;
     auto [p, ec] = std::from_chars(s.data() + i, s.data() + s.size(), r);
-    if (ec != std::errc()) badField(name, "pg_config.ranks", "a list of ranks");
+    if (ec != std::errc() || r > kMaxRank) badField(name, "pg_config.ranks", "a list of ranks");
     out.push_back(r);
     i = static_cast<std::size_t>(p - s.data());
   }
@@ -111,8 +116,8 @@ Entry entryFromJson(const Json& e, const std::string& name) {
   if (!e.is_object()) badField(name, "entries", "a list of dicts");
   Entry out;
   out.recordId = intField(e, "record_id", name).value_or(0);
-  if (auto it = e.find("process_group"); it != e.end() && it->is_array() && it->size() == 2 &&
-                                         (*it)[0].is_string() && (*it)[1].is_string()) {
+  if (auto it = e.find("process_group");
+      it != e.end() && it->is_array() && it->size() == 2 && (*it)[0].is_string() && (*it)[1].is_string()) {
     out.pgName = (*it)[0].get<std::string>();
     out.pgDesc = (*it)[1].get<std::string>();
   } else {
@@ -135,7 +140,8 @@ Entry entryFromJson(const Json& e, const std::string& name) {
   if (auto it = e.find("frames"); it != e.end() && it->is_array()) {
     for (const Json& f : *it) {
       if (!f.is_object()) badField(name, "frames", "a list of dicts");
-      out.frames.push_back({strField(f, "name", name), strField(f, "filename", name), intField(f, "line", name).value_or(0)});
+      out.frames.push_back(
+          {strField(f, "name", name), strField(f, "filename", name), intField(f, "line", name).value_or(0)});
     }
   }
   return out;
@@ -173,7 +179,8 @@ Dump dumpFromJson(const Json& doc, const std::string& name, int rank) {
   if (auto it = doc.find("pg_config"); it != doc.end() && it->is_object()) {
     for (const auto& [key, g] : it->items()) {
       if (!g.is_object()) badField(name, "pg_config", "a dict of groups");
-      d.groups.push_back({key, strField(g, "desc", name), g.contains("ranks") ? ranksField(g["ranks"], name) : std::vector<int>{}});
+      d.groups.push_back(
+          {key, strField(g, "desc", name), g.contains("ranks") ? ranksField(g["ranks"], name) : std::vector<int>{}});
     }
   }
   if (auto it = doc.find("pg_status"); it != doc.end() && it->is_object()) {
@@ -194,11 +201,13 @@ bool looksLikeDump(std::string_view head) {
   if (i >= head.size() || head[i] != '{') return false;
   const std::string_view start = head.substr(0, 4096);
   return start.find("\"entries\"") != std::string_view::npos || start.find("\"pg_config\"") != std::string_view::npos ||
-         (start.find("\"version\"") != std::string_view::npos && start.find("\"comm_lib_version\"") != std::string_view::npos);
+         (start.find("\"version\"") != std::string_view::npos &&
+          start.find("\"comm_lib_version\"") != std::string_view::npos);
 }
 
 int rankFromFileName(std::string_view path) {
-  std::string_view base = path.substr(path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1);
+  std::string_view base =
+      path.substr(path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1);
   for (std::string_view ext : {".json", ".pkl", ".pickle"})
     if (base.size() > ext.size() && base.substr(base.size() - ext.size()) == ext) base.remove_suffix(ext.size());
   std::size_t start = base.size();
@@ -221,8 +230,9 @@ Dump parseDump(std::string_view bytes, const std::string& name, int rank) {
 Dump readDump(const std::string& path) {
   const int rank = rankFromFileName(path);
   if (rank < 0)
-    throw UsageError(path + ": cannot tell which rank wrote this Flight Recorder dump; keep the names PyTorch gives "
-                            "them (TORCH_FR_DUMP_TEMP_FILE followed by the rank, e.g. nccl_trace_rank_3)");
+    throw UsageError(path +
+                     ": cannot tell which rank wrote this Flight Recorder dump; keep the names PyTorch gives "
+                     "them (TORCH_FR_DUMP_TEMP_FILE followed by the rank, e.g. nccl_trace_rank_3)");
   return parseDump(readTextFile(path), path, rank);
 }
 

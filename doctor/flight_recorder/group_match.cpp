@@ -61,19 +61,22 @@ std::vector<std::pair<std::string, std::string>> signature(const Entry& e) {
 
 // The first field on which the entries at one sequence id differ. The culprits are the ranks outside the
 // largest agreeing set (on a tie, the set holding the lowest rank is taken as the reference, and said so).
-bool findMismatch(const std::vector<std::pair<int, const Entry*>>& present, Headline& h, std::vector<std::string>& notes) {
+bool findMismatch(const std::vector<std::pair<int, const Entry*>>& present, Headline& h,
+                  std::vector<std::string>& notes) {
   for (std::size_t f = 0; f < 4; ++f) {
     std::map<std::string, std::vector<int>> byValue;
     for (const auto& [rank, e] : present) byValue[signature(*e)[f].second].push_back(rank);
     if (byValue.size() < 2) continue;
     auto ref = byValue.begin();
     for (auto it = byValue.begin(); it != byValue.end(); ++it)
-      if (it->second.size() > ref->second.size() || (it->second.size() == ref->second.size() && it->second[0] < ref->second[0]))
+      if (it->second.size() > ref->second.size() ||
+          (it->second.size() == ref->second.size() && it->second[0] < ref->second[0]))
         ref = it;
     std::size_t equal = 0;
     for (const auto& [v, ranks] : byValue) equal += ranks.size() == ref->second.size();
-    if (equal > 1) notes.push_back("as many ranks hold one " + signature(*present[0].second)[f].first +
-                                   " as another; the ranks agreeing with the lowest rank are taken as the reference");
+    if (equal > 1)
+      notes.push_back("as many ranks hold one " + signature(*present[0].second)[f].first +
+                      " as another; the ranks agreeing with the lowest rank are taken as the reference");
     h.kind = VerdictKind::kMismatch;
     h.field = signature(*present[0].second)[f].first;
     for (const auto& [rank, e] : present) {
@@ -173,7 +176,9 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
         if (e->timeCreatedNs) created.push_back({*e->timeCreatedNs, r});
       if (created.size() == present.size()) {
         std::sort(created.begin(), created.end());
-        const double late = (created.back().first - created[created.size() - 2].first) / 1e6;
+        // In double: times from a damaged dump could overflow a 64-bit difference.
+        const double late =
+            (static_cast<double>(created.back().first) - static_cast<double>(created[created.size() - 2].first)) / 1e6;
         if (late >= kStragglerMinMs && late > worstLate) {
           worstLate = late;
           strag = Headline{};
@@ -195,7 +200,8 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
   }
   // Nothing parted ways among the dumps given. With dumps missing, the last collective the given ranks
   // recorded is where the missing ones can neither be confirmed nor ruled out.
-  fresh(seqs.empty() ? -1 : seqs.back(), g.dumpsMissing.empty() ? VerdictKind::kCompletedOk : VerdictKind::kMissingRank);
+  fresh(seqs.empty() ? -1 : seqs.back(),
+        g.dumpsMissing.empty() ? VerdictKind::kCompletedOk : VerdictKind::kMissingRank);
   h.ranks = g.dumpsMissing;
   if (!seqs.empty()) {
     for (const auto& [r, re] : ranks)

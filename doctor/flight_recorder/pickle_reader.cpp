@@ -159,8 +159,9 @@ class PickleMachine {
     if (const char* n = refusedOpcodeName(op))
       fail(n, std::string("it would import or call Python code, and Preflight never runs code from a dump"));
     if (const char* n = unsupportedOpcodeName(op))
-      fail(n, "PyTorch's Flight Recorder does not write it (only protocol 2+ dicts, lists, tuples, str, int, float, "
-              "bool and None are read)");
+      fail(n,
+           "PyTorch's Flight Recorder does not write it (only protocol 2+ dicts, lists, tuples, str, int, float, "
+           "bool and None are read)");
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", op);
     fail(hex, "not a pickle opcode");

@@ -38,9 +38,17 @@ std::string where(const Headline& h) {
 Json frameJson(const Frame& f) { return Json{{"name", f.name}, {"file", f.file}, {"line", f.line}}; }
 
 Json headlineJson(const Headline& h) {
-  Json j{{"kind", toString(h.kind)}, {"ranks", h.ranks}, {"waiting", h.waiting}, {"pg", h.pg}, {"pg_desc", h.pgDesc},
-         {"seq", h.seq >= 0 ? Json(h.seq) : Json(nullptr)}, {"p2p", h.p2p}, {"op", h.op},
-         {"input_sizes", h.inputSizes}, {"output_sizes", h.outputSizes}, {"input_dtypes", h.inputDtypes},
+  Json j{{"kind", toString(h.kind)},
+         {"ranks", h.ranks},
+         {"waiting", h.waiting},
+         {"pg", h.pg},
+         {"pg_desc", h.pgDesc},
+         {"seq", h.seq >= 0 ? Json(h.seq) : Json(nullptr)},
+         {"p2p", h.p2p},
+         {"op", h.op},
+         {"input_sizes", h.inputSizes},
+         {"output_sizes", h.outputSizes},
+         {"input_dtypes", h.inputDtypes},
          {"output_dtypes", h.outputDtypes}};
   j["field"] = h.field.empty() ? Json(nullptr) : Json(h.field);
   j["culprit_value"] = h.culpritValue.empty() ? Json(nullptr) : Json(h.culpritValue);
@@ -70,8 +78,7 @@ std::string summaryOf(const Headline& h) {
     case VerdictKind::kMissingRank:
       return "dumps of " + culprits + " not given: what they did is unknown; " + plural(h.waiting) +
              ranksText(h.waiting) + " last recorded " + where(h);
-    case VerdictKind::kIncomplete:
-      return "every rank entered " + where(h) + " and it did not complete on " + culprits;
+    case VerdictKind::kIncomplete: return "every rank entered " + where(h) + " and it did not complete on " + culprits;
     case VerdictKind::kStraggler:
       return culprits + " entered " + where(h) + " " + std::to_string(static_cast<long long>(*h.lateMs)) +
              " ms after the others";
@@ -87,8 +94,12 @@ Json Report::toJson() const {
   j["headline"] = headlineJson(headline);
   j["groups"] = Json::array();
   for (const auto& g : groups)
-    j["groups"].push_back(Json{{"pg", g.pg}, {"desc", g.desc}, {"members", g.members}, {"members_known", g.membersKnown},
-                               {"dumps_missing", g.dumpsMissing}, {"verdict", headlineJson(g.verdict)}});
+    j["groups"].push_back(Json{{"pg", g.pg},
+                               {"desc", g.desc},
+                               {"members", g.members},
+                               {"members_known", g.membersKnown},
+                               {"dumps_missing", g.dumpsMissing},
+                               {"verdict", headlineJson(g.verdict)}});
   j["notes"] = notes;
   return j;
 }

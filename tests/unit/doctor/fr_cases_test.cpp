@@ -51,12 +51,14 @@ std::set<int> rankSet(const std::string& text) {
 
 FrTraceFacts frTraceFacts(const std::string& name) {
   FrTraceFacts f;
-  const std::string text = readTextFile(caseDir(name) + "/fr_trace.txt") + readTextFile(caseDir(name) + "/fr_trace_normalised.txt");
+  const std::string text =
+      readTextFile(caseDir(name) + "/fr_trace.txt") + readTextFile(caseDir(name) + "/fr_trace_normalised.txt");
   std::smatch m;
   if (std::regex_search(text, m, std::regex(R"(sequence number: (\d+))"))) f.seq = std::stoll(m[1]);
   if (std::regex_search(text, m, std::regex(R"(Culprit rank (\d+))"))) f.blamed.insert(std::stoi(m[1]));
   if (std::regex_search(text, m, std::regex(R"(missing ranks: \{([\d, ]+)\})"))) f.blamed = rankSet(m[1]);
-  if (std::regex_search(text, m, std::regex(R"(Missing dump files from ranks \{([\d, ]+)\})"))) f.missingDumps = rankSet(m[1]);
+  if (std::regex_search(text, m, std::regex(R"(Missing dump files from ranks \{([\d, ]+)\})")))
+    f.missingDumps = rankSet(m[1]);
   if (std::regex_search(text, m, std::regex(R"(collective: (\S+))"))) f.collective = m[1];
   if (std::regex_search(text, m, std::regex(R"(input sizes: (\[.*\]))"))) f.inputSizes = m[1];
   return f;

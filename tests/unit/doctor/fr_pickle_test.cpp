@@ -47,7 +47,7 @@ TEST(FrPickle, ReadsRealDumpAndItsJsonFormToTheSameModel) {
   EXPECT_EQ(e.inputDtypes, std::vector<std::string>{"Float"});
   EXPECT_FALSE(e.retired);
   EXPECT_GT(*e.timeCreatedNs, 1'700'000'000'000'000'000);  // LONG1: a 64-bit time in ns
-  ASSERT_FALSE(e.frames.empty());  // only the pickle carries frames
+  ASSERT_FALSE(e.frames.empty());                          // only the pickle carries frames
   EXPECT_EQ(e.frames[0].name, "all_reduce");
   EXPECT_TRUE(j.entries[2].frames.empty());
   ASSERT_NE(p.groupStatus("0"), nullptr);
@@ -60,7 +60,7 @@ TEST(FrPickle, LooksLikeDumpTellsDumpsFromOtherFiles) {
   EXPECT_TRUE(looksLikeDump(readTextFile(fixture("straggler/rank_1.json")).substr(0, 4096)));
   EXPECT_FALSE(looksLikeDump("NCCL INFO Bootstrap : Using eth0\n"));
   EXPECT_FALSE(looksLikeDump("{\"message\": {\"message\": \"RuntimeError\"}}"));  // a torchelastic error file
-  EXPECT_FALSE(looksLikeDump("\x80\x02]q\x00."s));             // a pickled list
+  EXPECT_FALSE(looksLikeDump("\x80\x02]q\x00."s));                                // a pickled list
 }
 
 TEST(FrPickle, RankComesFromTheFileName) {
@@ -72,9 +72,19 @@ TEST(FrPickle, RankComesFromTheFileName) {
 
 TEST(FrPickle, ReadsTheSubsetWithSharedReferences) {
   // {"a": [1, -2, 3.5, None, True], "b": <the same list, via BINGET 1>, "c": ("x", 300)}
-  const std::string body = "X\x01\x00\x00\x00" "a" "]q\x01(K\x01J\xfe\xff\xff\xff"s +
-                           "G\x40\x0c\x00\x00\x00\x00\x00\x00N\x88" "e"s + "X\x01\x00\x00\x00" "b" "h\x01"s +
-                           "X\x01\x00\x00\x00" "c" "\x8c\x01x" "M\x2c\x01\x86"s;
+  const std::string body =
+      "X\x01\x00\x00\x00"
+      "a"
+      "]q\x01(K\x01J\xfe\xff\xff\xff"s +
+      "G\x40\x0c\x00\x00\x00\x00\x00\x00N\x88"
+      "e"s +
+      "X\x01\x00\x00\x00"
+      "b"
+      "h\x01"s +
+      "X\x01\x00\x00\x00"
+      "c"
+      "\x8c\x01x"
+      "M\x2c\x01\x86"s;
   const Json j = readPickle(pickled(body), "t");
   EXPECT_EQ(j.dump(), R"({"a":[1,-2,3.5,null,true],"b":[1,-2,3.5,null,true],"c":["x",300]})");
 }
@@ -124,7 +134,10 @@ TEST(FrPickle, RefusesDeepNestingSelfReferenceAndMemoMisuse) {
   deep += ".";
   expectRefused(deep, "", deep.size(), "nested deeper than 128");
   // A list appended to itself through the memo.
-  expectRefused("\x80\x02]q\x00h\x00" "a."s, "", 9, "contains itself");
+  expectRefused(
+      "\x80\x02]q\x00h\x00"
+      "a."s,
+      "", 9, "contains itself");
   expectRefused(pickled("h\x07"), "BINGET", 6, "memo index 7 was never stored");
   // A list of 200 references to one list of 200 references to one list of 4000 ints: 160 million values from
   // a few KB.

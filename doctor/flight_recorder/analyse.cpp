@@ -2,12 +2,11 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // analyse() of analysis.hpp: groups, their members, and per group the first sequence id where ranks part ways.
-#include "flight_recorder/analysis.hpp"
-
 #include <algorithm>
 #include <map>
 #include <set>
 
+#include "flight_recorder/analysis.hpp"
 #include "flight_recorder/group_match.hpp"
 
 namespace pf::doctor::fr {
@@ -29,8 +28,9 @@ std::vector<Frame> userFrames(const std::vector<Frame>& frames, std::size_t max)
   for (const Frame& f : frames) {
     // torch's own wrappers (distributed_c10d.py, c10d_logger.py) and the launchers' start-up frames say
     // nothing about which line of the user's program made the call.
-    const bool own = f.file.find("/torch/") != std::string::npos || f.file.find("/multiprocessing/") != std::string::npos ||
-                     f.file.rfind("<", 0) == 0 || f.file.find("/runpy.py") != std::string::npos;
+    const bool own = f.file.find("/torch/") != std::string::npos ||
+                     f.file.find("/multiprocessing/") != std::string::npos || f.file.rfind("<", 0) == 0 ||
+                     f.file.find("/runpy.py") != std::string::npos;
     if (!own) out.push_back(f);
     if (out.size() == max) break;
   }
@@ -123,6 +123,13 @@ Report analyse(const std::vector<Dump>& all) {
     r.groups.push_back(std::move(g));
   }
   r.ranksMissing.assign(missing.begin(), missing.end());
+  std::size_t p2p = 0;
+  for (const Dump* d : dumps)
+    for (const auto& e : d->entries) p2p += e.isP2p;
+  if (p2p > 0)
+    r.notes.push_back(
+        std::to_string(p2p) +
+        " point-to-point entries (send/recv, ordered by p2p_seq_id) are read but not matched across ranks");
   linkAcrossGroups(r.groups, dumps);
   if (dumps.empty()) {
     r.headline.summary = "no Flight Recorder dump was given";
