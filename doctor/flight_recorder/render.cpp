@@ -30,9 +30,21 @@ std::string sizes(const std::vector<std::vector<std::int64_t>>& s) {
   return out + "]";
 }
 
-std::string where(const Headline& h) {
+// "seq 3 gloo:all_reduce in group 0 (default_pg)", with the input sizes unless `withSizes` is false.
+std::string where(const Headline& h, bool withSizes = true) {
   return std::string(h.p2p ? "p2p seq " : "seq ") + std::to_string(h.seq) + " " + h.op + " in group " + h.pg +
-         (h.pgDesc.empty() ? "" : " (" + h.pgDesc + ")") + ", input sizes " + sizes(h.inputSizes);
+         (h.pgDesc.empty() ? "" : " (" + h.pgDesc + ")") + (withSizes ? ", input sizes " + sizes(h.inputSizes) : "");
+}
+
+// The majority's value of a mismatched field, as the culprit's is written (Headline::culpritValue).
+std::string referenceValue(const Headline& h) {
+  if (h.field == "operation") return h.op;
+  if (h.field == "input sizes") return sizes(h.inputSizes);
+  if (h.field == "output sizes") return sizes(h.outputSizes);
+  std::string in, out;
+  for (const auto& d : h.inputDtypes) in += (in.empty() ? "" : ", ") + d;
+  for (const auto& d : h.outputDtypes) out += (out.empty() ? "" : ", ") + d;
+  return "[" + in + "] -> [" + out + "]";
 }
 
 Json frameJson(const Frame& f) { return Json{{"name", f.name}, {"file", f.file}, {"line", f.line}}; }
@@ -68,10 +80,10 @@ std::string summaryOf(const Headline& h) {
   switch (h.kind) {
     case VerdictKind::kMismatch:
       if (h.field == "group")
-        return culprits + " called " + h.culpritValue + " while " + plural(h.waiting) + ranksText(h.waiting) +
-               " wait in " + where(h);
-      return culprits + " called " + where(h) + " with " + h.field + " " + h.culpritValue + ", unlike " +
-             plural(h.waiting) + ranksText(h.waiting);
+        return culprits + " called " + h.culpritValue + " where " + plural(h.waiting) + ranksText(h.waiting) +
+               " called " + where(h);
+      return culprits + " called " + where(h, false) + " with " + h.field + " " + h.culpritValue + " where " +
+             plural(h.waiting) + ranksText(h.waiting) + " have " + referenceValue(h);
     case VerdictKind::kNotReached:
       return culprits + " never reached " + where(h) + ", which " + plural(h.waiting) + ranksText(h.waiting) +
              " entered";

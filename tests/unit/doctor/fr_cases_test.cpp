@@ -44,7 +44,8 @@ struct FrTraceFacts {
 
 std::set<int> rankSet(const std::string& text) {
   std::set<int> out;
-  for (std::sregex_iterator it(text.begin(), text.end(), std::regex(R"(\d+)")), end; it != end; ++it)
+  static const std::regex number(R"(\d+)");
+  for (std::sregex_iterator it(text.begin(), text.end(), number), end; it != end; ++it)
     out.insert(std::stoi(it->str()));
   return out;
 }
