@@ -45,16 +45,18 @@ TEST(FrPickle, ReadsRealDumpAndItsJsonFormToTheSameModel) {
   EXPECT_EQ(e.pgDesc, "default_pg");
   EXPECT_EQ(e.inputSizes, (std::vector<std::vector<std::int64_t>>{{1024}}));
   EXPECT_EQ(e.inputDtypes, std::vector<std::string>{"Float"});
-  EXPECT_TRUE(e.retired);  // the dump was taken after gloo's timeout had failed this all_reduce
   EXPECT_GT(*e.timeCreatedNs, 1'700'000'000'000'000'000);  // LONG1: a 64-bit time in ns
   ASSERT_FALSE(e.frames.empty());                          // only the pickle carries frames
   EXPECT_EQ(e.frames[0].name, "all_reduce");
   EXPECT_TRUE(j.entries[2].frames.empty());
   ASSERT_NE(p.groupStatus("0"), nullptr);
   ASSERT_NE(j.groupStatus("0"), nullptr);
-  // gloo counts a failed collective as completed in pg_status; the JSON form writes the counters as text ("3").
-  EXPECT_EQ(p.groupStatus("0")->lastCompleted, 3);
-  EXPECT_EQ(j.groupStatus("0")->lastCompleted, 3);
+  // The third collective hung until gloo's timeout failed it; each rank dumps as that exception unwinds, so
+  // whether the recorder had already counted it (gloo counts a failed collective as completed) depends on the
+  // run. The pickle and its entry agree either way, and the JSON form (written after it) is no earlier.
+  EXPECT_EQ(p.groupStatus("0")->lastEnqueued, 3);
+  EXPECT_EQ(e.retired, p.groupStatus("0")->lastCompleted == 3);
+  EXPECT_GE(j.groupStatus("0")->lastCompleted, p.groupStatus("0")->lastCompleted);  // "3" as text in JSON
   EXPECT_EQ(j.groupStatus("0")->lastStarted, -1);
 }
 
