@@ -37,12 +37,14 @@ const char* toString(VerdictKind k);  // "mismatch", "not-reached", "missing-ran
 /// The one finding a user reads first: who, where, what.
 struct Headline {
   VerdictKind kind = VerdictKind::kCompletedOk;
-  std::vector<int> ranks;    ///< the culprit rank(s); empty for completed-ok
-  std::vector<int> waiting;  ///< ranks that entered the collective and had not completed it
-  std::string pg, pgDesc;    ///< the process group (pg_config key and its description)
-  std::int64_t seq = -1;     ///< the sequence id, -1 when none
-  bool p2p = false;          ///< seq is a p2p_seq_id
-  std::string op;            ///< the majority's profiling_name ("gloo:all_reduce")
+  std::vector<int> ranks;  ///< the culprit rank(s); empty for completed-ok
+  /// The ranks on the other side: those that entered the collective (not-reached, missing-rank), that had not
+  /// completed it (incomplete), that hold the reference value (mismatch), or that were on time (straggler).
+  std::vector<int> waiting;
+  std::string pg, pgDesc;  ///< the process group (pg_config key and its description)
+  std::int64_t seq = -1;   ///< the sequence id, -1 when none
+  bool p2p = false;        ///< seq is a p2p_seq_id
+  std::string op;          ///< the majority's profiling_name ("gloo:all_reduce")
   std::vector<std::vector<std::int64_t>> inputSizes, outputSizes;  ///< the majority's
   std::vector<std::string> inputDtypes, outputDtypes;              ///< the majority's
   std::string field;             ///< for a mismatch: "operation", "input sizes", "output sizes", "dtypes", "group"

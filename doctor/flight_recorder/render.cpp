@@ -130,7 +130,7 @@ std::vector<std::string> Report::lines() const {
       out.push_back("    " + f.file + ":" + std::to_string(f.line) + " in " + f.name);
   }
   for (const auto& g : groups)
-    if (&g.verdict != &headline && g.verdict.kind != headline.kind)
+    if (g.pg != headline.pg)  // the headline's own group is already said
       out.push_back("  group " + g.pg + ": " + toString(g.verdict.kind) + ": " + summaryOf(g.verdict));
   for (const auto& n : notes) out.push_back("  note: " + n);
   return out;
