@@ -36,48 +36,53 @@ pin=()
 command -v taskset > /dev/null && pin=(taskset -c 0)
 export LC_ALL=C
 echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(uptime | sed 's/^ *//'); $(nproc) cores; $(git -C "$here" rev-parse --short HEAD)"
-# One run under /usr/bin/time -v: prints "wall_s max_rss_kb".
+# One run under /usr/bin/time -v: prints "wall_s cpu_s max_rss_kb" (cpu: user + system; on a machine shared with
+# other work the wall time includes waiting for a core, the CPU time does not).
 measure() {
   /usr/bin/time -v "${pin[@]}" "$@" > "$tmp/out" 2> "$tmp/time" || true
   awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i] }
-              /Maximum resident/ { r = $2 } END { printf "%.3f %d\n", s, r }' "$tmp/time"
+              /User time|System time/ { c += $2 }
+              /Maximum resident/ { r = $2 } END { printf "%.3f %.3f %d\n", s, c, r }' "$tmp/time"
 }
-# RUNS runs: prints "median_wall_s max_rss_kb all_walls".
+median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+# RUNS runs: prints "median_wall_s median_cpu_s max_rss_kb walls/cpus".
 repeat() {
-  local walls=() rss=0 w r
+  local walls=() cpus=() rss=0 w c r
   for ((k = 0; k < runs; k++)); do
-    read -r w r < <(measure "$@")
+    read -r w c r < <(measure "$@")
     walls+=("$w")
+    cpus+=("$c")
     ((r > rss)) && rss=$r
   done
-  local med
-  med=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
-  echo "$med $rss $(IFS=,; echo "${walls[*]}")"
+  echo "$(printf '%s\n' "${walls[@]}" | median) $(printf '%s\n' "${cpus[@]}" | median) $rss" \
+    "$(IFS=,; echo "${walls[*]}")/$(IFS=,; echo "${cpus[*]}")"
 }
-printf '%-9s %14s | %-30s %9s %10s | %-30s %9s %9s | %s\n' processes bytes contender wall_s MB/s max_RSS_MB \
-  "" "" "" "runs (s)"
+printf '%-9s %12s | %-31s %8s %8s %8s %8s %10s | %s\n' processes bytes contender wall_s MB/s cpu_s MB/s_cpu \
+  max_RSS_MB "runs: wall/cpu (s)"
 for c in $cases; do
   procs=${c%%:*} size=${c#*:}
   log=$tmp/real_$procs.log
   "$gen" "$examples" "$log" "$size" "$procs" > "$tmp/gen.txt"
   bytes=$(stat -c %s "$log")
   cat "$log" > /dev/null  # page cache warm for both
-  read -r dw drss druns < <(repeat "$pf" doctor "$log" --json -)
-  read -r gw grss gruns < <(repeat grep -F -c "NCCL WARN" "$log")
-  row() { # label wall rss runs
-    awk -v p="$procs" -v b="$bytes" -v l="$1" -v w="$2" -v r="$3" -v runs="$4" \
-      'BEGIN { printf "%-9s %14d | %-30s %9.2f %10.0f %10.1f | %s\n", p, b, l, w, b / w / 1e6, r / 1024, runs }'
+  read -r dw dc drss druns < <(repeat "$pf" doctor "$log" --json -)
+  read -r gw gc grss gruns < <(repeat grep -F -c "NCCL WARN" "$log")
+  row() { # label wall cpu rss runs
+    awk -v p="$procs" -v b="$bytes" -v l="$1" -v w="$2" -v c="$3" -v r="$4" -v runs="$5" \
+      'BEGIN { printf "%-9s %12d | %-31s %8.2f %8.0f %8.2f %8.0f %10.1f | %s\n", p, b, l, w, b / w / 1e6, c,
+               b / (c > 0 ? c : 0.001) / 1e6, r / 1024, runs }'
   }
-  row "preflight doctor FILE --json -" "$dw" "$drss" "$druns"
-  row "grep -F -c 'NCCL WARN' FILE" "$gw" "$grss" "$gruns"
-  awk -v d="$dw" -v g="$gw" 'BEGIN { printf "          doctor / grep -F wall time: %.2fx\n", d / g }'
+  row "preflight doctor FILE --json -" "$dw" "$dc" "$drss" "$druns"
+  row "grep -F -c 'NCCL WARN' FILE" "$gw" "$gc" "$grss" "$gruns"
+  awk -v d="$dw" -v g="$gw" -v dc="$dc" -v gc="$gc" \
+    'BEGIN { printf "          doctor / grep -F: %.2fx the wall time, %.2fx the CPU time\n", d / g, dc / (gc > 0 ? gc : 0.001) }'
   if [[ -n ${JSON_DIR:-} ]]; then
     mkdir -p "$JSON_DIR"
     "$pf" doctor "$log" --json - > "$tmp/doctor.json" || true
     python3 - "$tmp/doctor.json" "$JSON_DIR/doctor_$procs.json" << 'EOF'
 import json, sys
 # Fields that differ from run to run (times, durations, the host) are dropped; the verdict is the rest.
-DROP = {"timestamp", "started_at", "finished_at", "elapsed_s", "duration_s", "seconds", "wall_s", "host", "hostname",
+DROP = {"argv", "start_time", "end_time", "timestamp", "started_at", "finished_at", "elapsed_s", "duration_s", "seconds", "wall_s", "host", "hostname",
         "run_id", "time", "date"}
 def strip(v):
     if isinstance(v, dict):

@@ -93,7 +93,8 @@ Template parseBody(std::string_view body) {
     // A transport line's two ranks: "3[3] -> 2[2]", "1[3000] -> 0[3000]", "15 -> 0 [send]".
     if (transport && endpoint < 2 && isDigit(body[i]) && i > 0 && body[i - 1] == ' ') {
       const std::size_t after = i + digitsAt(body, i);
-      const bool own = endpoint == 0 && after < body.size() && (body[after] == '[' || body.substr(after, 4) == " -> ") &&
+      const bool own = endpoint == 0 && after < body.size() &&
+                       (body[after] == '[' || body.substr(after, 4) == " -> ") &&
                        body.find(" -> ", after) != std::string_view::npos;
       const bool peer = endpoint == 1 && i >= 4 && body.substr(i - 4, 4) == " -> ";
       if (own || peer) {
@@ -285,8 +286,10 @@ int main(int argc, char** argv) {
   const std::uint64_t procs = std::strtoull(argv[4], nullptr, 10);
   std::uint64_t world = 0, seed = 46;
   for (int i = 5; i + 1 < argc; i += 2) {
-    if (std::strcmp(argv[i], "--world") == 0) world = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (std::strcmp(argv[i], "--seed") == 0) seed = std::strtoull(argv[i + 1], nullptr, 10);
+    if (std::strcmp(argv[i], "--world") == 0)
+      world = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (std::strcmp(argv[i], "--seed") == 0)
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
     else {
       std::fprintf(stderr, "unknown option %s: use --world W or --seed S\n", argv[i]);
       return 2;
@@ -329,8 +332,7 @@ int main(int argc, char** argv) {
                   "[rank%llu]:[E ProcessGroupNCCL.cpp:616] [Rank %llu] Watchdog caught collective operation timeout: "
                   "WorkNCCL(SeqNum=4711, OpType=ALLREDUCE, NumelIn=262144, NumelOut=262144, Timeout(ms)=600000) "
                   "ran for %llu milliseconds before timing out.",
-                  static_cast<unsigned long long>(r), static_cast<unsigned long long>(r),
-                  600000ull + rng.below(900));
+                  static_cast<unsigned long long>(r), static_cast<unsigned long long>(r), 600000ull + rng.below(900));
     failure.emplace_back(b);
   }
   std::FILE* out = std::fopen(argv[2], "wb");
