@@ -79,9 +79,10 @@ for c in $cases; do
   if [[ -n ${JSON_DIR:-} ]]; then
     mkdir -p "$JSON_DIR"
     "$pf" doctor "$log" --json - > "$tmp/doctor.json" || true
-    python3 - "$tmp/doctor.json" "$JSON_DIR/doctor_$procs.json" << 'EOF'
+    python3 - "$tmp/doctor.json" "$JSON_DIR/doctor_$procs.json" "$log" << 'EOF'
 import json, sys
-# Fields that differ from run to run (times, durations, the host) are dropped; the verdict is the rest.
+# Fields that differ from run to run (times, durations, the host) are dropped, and the log's path (its folder
+# holds the shell's pid) is written LOG; the verdict is the rest.
 DROP = {"argv", "start_time", "end_time", "timestamp", "started_at", "finished_at", "elapsed_s", "duration_s", "seconds", "wall_s", "host", "hostname",
         "run_id", "time", "date"}
 def strip(v):
@@ -90,7 +91,8 @@ def strip(v):
     if isinstance(v, list):
         return [strip(x) for x in v]
     return v
-json.dump(strip(json.load(open(sys.argv[1]))), open(sys.argv[2], "w"), indent=1, sort_keys=True)
+text = open(sys.argv[1]).read().replace(json.dumps(sys.argv[3])[1:-1], "LOG")
+json.dump(strip(json.loads(text)), open(sys.argv[2], "w"), indent=1, sort_keys=True)
 EOF
   fi
   rm -f "$log"
