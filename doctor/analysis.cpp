@@ -168,6 +168,15 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
                                       }),
                        factEvidence.end());
     d.hits = scan.ruleLines()[ruleIndex] + factEvidence.size();
+    // A fact's lines past the extractor's cap were counted without their evidence (a line the rule's own patterns
+    // matched counts once).
+    std::set<std::string_view> factsOfRule;
+    for (const auto& g : rule.groups)
+      for (const auto& p : g)
+        if (!p.fact.empty()) factsOfRule.insert(p.fact);
+    for (std::string_view f : factsOfRule)
+      if (auto it = scan.info.factLinesNotKept().find(f); it != scan.info.factLinesNotKept().end())
+        d.hits += it->second - scan.pastFactLinesMatchingRule(f, ruleIndex);
     for (const auto* k : keys)
       if (d.evidence.size() < kMaxEvidence) d.evidence.push_back(k->second);
     for (const auto& e : factEvidence) {

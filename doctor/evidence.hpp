@@ -52,12 +52,17 @@ class LineEvidence {
   }
   /// Whether get() was called: the line's evidence may be kept somewhere.
   bool used() const { return used_; }
+  /// A fact counted this line without keeping its evidence (past its cap): the scanner notes which rule
+  /// patterns the line also matched, so that the line is not counted twice for a rule.
+  void countedForFact(const char* fact) { pastFact_ = fact; }
+  const char* pastFact() const { return pastFact_; }
 
  private:
   const std::string& file_;
   Maker make_ = nullptr;
   const void* ctx_ = nullptr;
   bool used_ = false;
+  const char* pastFact_ = nullptr;
   // Empty until get(): most lines never need one, and even an empty Evidence's strings cost their
   // construction and destruction on every line.
   std::optional<Evidence> ev_;

@@ -124,53 +124,6 @@ const std::vector<std::string>& InfoExtractor::taps() {
   return t;
 }
 
-void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
-  // "... rank 3 nranks 8 cudaDev 3 ... commId 0x1a2b - Init COMPLETE": the words after rank/nranks/commId.
-  std::string_view rankWord, nranksWord;
-  wordsAfterRankAndNranks(t, rankWord, nranksWord);
-  const int rank = rankWord.data() ? atoiView(rankWord) : -1;
-  const int nranks = nranksWord.data() ? atoiView(nranksWord) : 0;
-  const std::string_view comm = wordAfterLast(t, "commId");
-  if (rank < 0 || nranks <= 0) return;
-  // Every rank of a communicator logs the same key: the last one's node is usually the one wanted.
-  keyBuf_.clear();
-  if (comm.empty())
-    fmt::format_to(std::back_inserter(keyBuf_), "nranks={}", nranks);
-  else
-    keyBuf_.append(comm);
-  if (!lastComm_ || lastComm_->first.size() != keyBuf_.size() ||
-      !sameBytes(lastComm_->first.data(), keyBuf_.data(), keyBuf_.size())) {
-    lastComm_ = &*comms_.try_emplace(keyBuf_).first;
-    lastSeen_ = &initSeen_[&lastComm_->second];
-  }
-  Comm& c = lastComm_->second;
-  c.nranks = nranks;
-  auto& byRank = start ? c.started : c.completed;
-  // The first line per rank is kept; the rest (the same rank re-initialising) change nothing. A flag per
-  // rank answers that without walking the map, which on thousands of ranks cost more than the parsing.
-  const std::uint8_t bit = start ? 1 : 2;
-  std::vector<std::uint8_t>& seen = *lastSeen_;
-  if (rank < (1 << 20)) {
-    if (static_cast<std::size_t>(rank) >= seen.size()) seen.resize(static_cast<std::size_t>(rank) + 1);
-    if (seen[static_cast<std::size_t>(rank)] & bit) return;
-    seen[static_cast<std::size_t>(rank)] |= bit;
-  } else if (byRank.count(rank)) {
-    return;
-  }
-  Evidence e = ev.get();
-  e.rank = rank;
-  byRank.emplace(rank, std::move(e));
-}
-
-bool InfoExtractor::sameIbTextAsBefore(std::uint32_t who, std::string_view text) {
-  if (ibTextOf_.size() <= who) ibTextOf_.resize(std::size_t{who} + 1, TextIds::kNone);
-  const std::uint32_t id = ibTextIds_.idOf(text);
-  // A text without an id (past the caps) is never "the same as before": the caller compares it in full.
-  const bool same = id != TextIds::kNone && ibTextOf_[who] == id;
-  ibTextOf_[who] = id;
-  return same;
-}
-
 void InfoExtractor::noteVersionSeen(std::string_view v, LineEvidence& ev) {
   // A few distinct strings in a real log; capped against a crafted one.
   if (versionsSeen_.size() < kMaxVersionsSeen && versionsSeen_.find(v) == versionsSeen_.end())
@@ -245,6 +198,10 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     return;
   }
   const std::uint32_t who = procs_.indexOf(l, ev.file());
+  if (who == procs_.unlistedIndex() && !unlistedFlagged_) {
+    unlistedFlagged_ = true;
+    firstUnlisted_ = ev.get();
+  }
   ProcessInfo& p = procs_.at(who);
   if (hasTap(1, "cudaDriverVersion")) {
     p.cudaDriver = atoiView(after(t, "cudaDriverVersion"));
@@ -254,23 +211,37 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     else if (lineHolds(t, "Loaded net plugin "))
       p.netPlugin = words(after(t, "Loaded net plugin ")).front();
   } else if (hasTap(3, "Using network ")) {
-    p.network = std::string(after(t, "Using network "));
+    // Printed at every init: a repeat keeps the process's first line of this network as its evidence (building
+    // an Evidence for each was most of this branch's cost).
+    const std::string_view network = after(t, "Using network ");
+    if (sameTextAsBefore(3, who, network) && p.network == network) return;
+    p.network = std::string(network);
     p.networkEvidence = ev.get();
   } else if (hasTap(4, "Bootstrap : Using") || hasTap(5, "NET/Socket : Using")) {
-    auto ifs = interfaceList(after(t, "Using"), false);
-    (lineHolds(t, "Bootstrap") ? p.bootstrapIfs : p.socketIfs) = ifs;
-    for (const auto& i : ifs)
-      if (isVirtual(i)) {
-        facts_[fact::kVirtualInterfaceSelected].push_back(ev.get());
-        break;
+    const bool boot = lineHolds(t, "Bootstrap");
+    const int kind = boot ? 1 : 2;
+    const std::string_view rest = after(t, "Using");
+    // The same list as this process's last one changes nothing but the fact's count.
+    const bool same = sameTextAsBefore(kind, who, rest);
+    const std::uint32_t id = textOf_[kind][who];
+    bool virt = same && virtualText_[kind][id] != 0;
+    if (!same) {
+      auto ifs = interfaceList(rest, false);
+      virt = std::any_of(ifs.begin(), ifs.end(), [](const std::string& i) { return isVirtual(i); });
+      (boot ? p.bootstrapIfs : p.socketIfs) = std::move(ifs);
+      if (id != TextIds::kNone) {
+        if (virtualText_[kind].size() <= id) virtualText_[kind].resize(std::size_t{id} + 1);
+        virtualText_[kind][id] = virt ? 1 : 0;
       }
+    }
+    if (virt) addFact(fact::kVirtualInterfaceSelected, ev);
   } else if (const std::size_t ib = (tapMask >> 6) & 1u ? findInLine(t, kIbUsing) : std::string_view::npos;
              ib != std::string_view::npos) {
     // hasTap(6, ...) and after() in one search.
     const std::string_view rest = t.substr(ib + kIbUsing.size());
     // Printed again at every communicator init; only this branch sets these fields, so the same text for
     // the same process changes nothing (and parsing it allocates a dozen strings).
-    if (sameIbTextAsBefore(who, rest)) return;
+    if (sameTextAsBefore(0, who, rest)) return;
     if (p.ibUsingText.size() == rest.size() && sameBytes(p.ibUsingText.data(), rest.data(), rest.size())) return;
     p.ibUsingText = rest;
     p.hcas = interfaceList(rest, true);
@@ -284,11 +255,14 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     p.ibNoDevice = true;
   } else if (hasTap(8, "Unable to open device") || hasTap(9, "ibv_open_device failed")) {
     p.ibOpenFailed = true;
-    facts_[fact::kRdmaDeviceUnusable].push_back(ev.get());
+    addFact(fact::kRdmaDeviceUnusable, ev);
   } else if (hasTap(10, "GPU Direct RDMA Disabled for HCA")) {
-    auto w = words(after(t, "for HCA"));
-    p.gdrDisabledHcas.insert(w.size() > 1 ? w[1] : "?");
-    facts_[fact::kGdrDisabled].push_back(ev.get());
+    const std::string_view hca = after(t, "for HCA");
+    if (!sameTextAsBefore(4, who, hca)) {  // the same HCA again adds nothing to the process's set
+      auto w = words(hca);
+      p.gdrDisabledHcas.insert(w.size() > 1 ? w[1] : "?");
+    }
+    addFact(fact::kGdrDisabled, ev);
   } else if (hasTap(10, "GPU Direct RDMA Enabled")) {
     p.gdrUsed = true;
   } else if (const bool start = hasTap(14, "Init START"); start || hasTap(15, "Init COMPLETE")) {
@@ -343,6 +317,13 @@ void InfoExtractor::finish() {
       flags_.push_back({fact::kGdrDisabled, fmt::format("{}: GPU Direct RDMA disabled for HCA {}", who, h),
                         facts_[fact::kGdrDisabled].front()});
   }
+  if (unlistedFlagged_)
+    flags_.push_back(
+        {"processes_not_listed",
+         fmt::format("{}{} more processes past the first {} are counted, not listed: their setup (versions, "
+                     "interfaces, HCAs) is not kept one by one; the facts from their lines still count",
+                     procs_.unlistedUncounted() ? "at least " : "", procs_.unlisted(), ProcessTable::kMaxListed),
+         firstUnlisted_});
   ncclTests_.finish(facts_, flags_);
   p2pSample_.finish(facts_, flags_);
   calls_.finish(facts_, flags_);

@@ -57,6 +57,16 @@ class InfoExtractor {
   /// Lines per transport ("P2P/IPC", "NET/IB", ...); complete after finish().
   const std::map<std::string, std::size_t, std::less<>>& transports() const { return transports_; }
   const Facts& facts() const { return facts_; }
+  /// Per fact, its lines past the first kMaxFactLines: counted, their evidence not kept (memory stays bounded
+  /// on a log where every rank prints the line at every init).
+  const std::map<std::string, std::size_t, std::less<>>& factLinesNotKept() const { return factLinesPast_; }
+  static constexpr std::size_t kMaxFactLines = 256;
+  /// Processes past the table's cap (ProcessTable): counted, not listed.
+  std::size_t processesNotListed() const { return procs_.unlisted(); }
+  /// Times the Init progress of the oldest communicator was dropped to keep the last kMaxComms (restarts,
+  /// elastic jobs; a communicator seen again after its drop starts again and may be dropped again).
+  std::size_t communicatorsNotKept() const { return commsDropped_; }
+  static constexpr std::size_t kMaxComms = 16;
   /// Every "NCCL version X" the log names (X as printed -> the first line that named it), for version-range facts.
   const std::map<std::string, Evidence, std::less<>>& ncclVersionsSeen() const { return versionsSeen_; }
   const std::vector<Flag>& flags() const { return flags_; }
@@ -73,17 +83,31 @@ class InfoExtractor {
  private:
   void feedInit(std::string_view t, LineEvidence& ev, bool start);
   void noteVersionSeen(std::string_view version, LineEvidence& ev);
-  /// Whether process `who` printed this same "NET/IB : Using" text last time; notes it as the last one.
-  bool sameIbTextAsBefore(std::uint32_t who, std::string_view text);
+  /// Whether process `who` printed this same text of kind `kind` (a TextKind) last time; notes it as the last.
+  bool sameTextAsBefore(int kind, std::uint32_t who, std::string_view text);
+  void addFact(const char* name, LineEvidence& ev);
+  void dropOldestComm();
   void deriveSingleNodeP2p();  // from transportCounts_, before finish() folds it into transports_
 
   ProcessTable procs_;
-  // Each distinct "NET/IB : Using" text gets an id, and each process (by index) the id of its last one. NCCL
-  // prints the line at every communicator init of every rank; telling a repeat by the text kept in the process
-  // read two cold cache lines per line (its state and the string's heap buffer): 6% of a generated large log's run.
+  // Each distinct text of a kind ("NET/IB : Using", "Bootstrap : Using", "NET/Socket : Using"...) gets an id, and
+  // each process (by index) the id of its last one. NCCL prints these lines at every communicator init of every
+  // rank; telling a repeat by the text kept in the process read two cold cache lines per line (its state and
+  // the string's heap buffer), and parsing it again allocated a dozen strings.
+  static constexpr int kTextKinds = 5;  // NET/IB, Bootstrap, NET/Socket, Using network, GDR disabled HCA
   static constexpr std::size_t kMaxIbTexts = 4096, kMaxIbText = 1024;  // bounds against a crafted log
-  TextIds ibTextIds_{kMaxIbTexts, kMaxIbText};
-  std::vector<std::uint32_t> ibTextOf_;                                  // TextIds::kNone: none, or one without an id
+  TextIds textIds_[kTextKinds] = {{kMaxIbTexts, kMaxIbText},
+                                  {kMaxIbTexts, kMaxIbText},
+                                  {kMaxIbTexts, kMaxIbText},
+                                  {kMaxIbTexts, kMaxIbText},
+                                  {kMaxIbTexts, kMaxIbText}};
+  std::vector<std::uint32_t> textOf_[kTextKinds];      // TextIds::kNone: none, or one without an id
+  std::vector<std::uint8_t> virtualText_[kTextKinds];  // per text id: it names a virtual interface
+  std::map<std::string, std::size_t, std::less<>> factLinesPast_;
+  std::vector<std::string> commOrder_;  // comms_ keys in order of first sight, for dropOldestComm
+  std::size_t commsDropped_ = 0;
+  bool unlistedFlagged_ = false;
+  Evidence firstUnlisted_;  // the first line of a process past the table's cap
   std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
   std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
   static constexpr std::size_t kMaxVersionsSeen = 64;
@@ -97,7 +121,8 @@ class InfoExtractor {
   std::vector<TransportSeen> transportCounts_;              // while feeding
   std::string keyBuf_;                                      // feedInit's communicator key
   std::pair<const std::string, Comm>* lastComm_ = nullptr;  // the last communicator fed (a comms_ node)
-  std::vector<std::uint8_t>* lastSeen_ = nullptr;           // its initSeen_ entry
+  std::unordered_map<std::string, std::pair<const std::string, Comm>*> commByKey_;  // comms_ nodes by key
+  std::vector<std::uint8_t>* lastSeen_ = nullptr;                                   // its initSeen_ entry
   Facts facts_;
   std::vector<Flag> flags_;
   std::set<std::string> algos_;

@@ -46,6 +46,13 @@ Json InfoExtractor::toJson() const {
                      {"ranks_completed", c.completed.size()}});
   }
   j["communicators"] = comms;
+  // Only where a cap was reached (a log of many restarts or crafted): the lists above are then partial.
+  if (procs_.unlisted() > 0 || procs_.unlistedUncounted()) j["processes_not_listed"] = procs_.unlisted();
+  if (commsDropped_ > 0) j["communicator_drops"] = commsDropped_;
+  if (!factLinesPast_.empty()) {
+    j["fact_lines_not_kept"] = Json::object();
+    for (const auto& [f, n] : factLinesPast_) j["fact_lines_not_kept"][f] = n;
+  }
   j["processes"] = std::move(procs);
   Json flags = Json::array();
   for (const auto& f : flags_)

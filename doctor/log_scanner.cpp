@@ -182,6 +182,7 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
   if (tap) {
     info.feed(view, le, tapMask);
     if (le.used() && !pats.empty()) keptTapHits_[{file_, lineNo}] = pats;
+    if (le.pastFact() && !pats.empty()) ++pastFactHits_[{le.pastFact(), pats}];
     if (view.launcherRank >= 0 && view.launcherRank != lastTapRank_) {
       lastTapRank_ = view.launcherRank;
       noteRank(view.launcherRank);
@@ -283,6 +284,21 @@ bool LogScanner::keptLineMatchesRule(const std::string& file, std::size_t line, 
     if (std::find(rules.begin(), rules.end(), static_cast<int>(rule)) != rules.end()) return true;
   }
   return false;
+}
+
+std::size_t LogScanner::pastFactLinesMatchingRule(std::string_view fact, std::size_t rule) const {
+  std::size_t n = 0;
+  for (const auto& [key, count] : pastFactHits_) {
+    if (key.first != fact) continue;
+    for (int p : key.second) {
+      const auto& rules = patternRules_[static_cast<std::size_t>(p)];
+      if (std::find(rules.begin(), rules.end(), static_cast<int>(rule)) != rules.end()) {
+        n += count;
+        break;
+      }
+    }
+  }
+  return n;
 }
 
 std::vector<WatchdogEntry> LogScanner::watchdog() const {

@@ -62,6 +62,9 @@ class LogScanner {
   /// Whether the line (file, line number) matched a pattern of rule `rule`'s groups; answered for the lines
   /// whose evidence the INFO extractor kept (the only ones a fact can point at).
   bool keptLineMatchesRule(const std::string& file, std::size_t line, std::size_t rule) const;
+  /// Lines a fact counted past its cap (InfoExtractor::factLinesNotKept) that also matched a pattern of rule
+  /// `rule`: the rule counts them once.
+  std::size_t pastFactLinesMatchingRule(std::string_view fact, std::size_t rule) const;
   /// Watchdog entries, one per rank (plus every rank-less one), in the order the in-memory pipeline had.
   std::vector<WatchdogEntry> watchdog() const;
 
@@ -86,6 +89,8 @@ class LogScanner {
   std::size_t lineSerial_ = 0;
   bool blockPlain_ = false;  // the block being scanned is plainAscii(): its lines need no check of their own
   std::map<std::pair<std::string, std::size_t>, std::vector<int>> keptTapHits_;
+  // Fact lines past the extractor's cap that matched rule patterns, counted by (fact, patterns): few keys.
+  std::map<std::pair<std::string, std::vector<int>>, std::size_t, std::less<>> pastFactHits_;
   // Watchdog entries keyed by (input, offset): input order.
   using WatchKey = LineKey;
   std::map<int, std::pair<WatchKey, WatchdogEntry>> watchByRank_;

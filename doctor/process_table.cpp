@@ -112,6 +112,13 @@ std::uint32_t ProcessTable::byName(const std::string& name) {
   return index;
 }
 
+// byName below the cap; past it, a name not yet listed is the scratch entry's.
+std::uint32_t ProcessTable::listedOrUnlisted(const std::string& name) {
+  if (entries_.size() < maxListed_) return byName(name);
+  if (auto it = procs_.find(name); it != procs_.end()) return index_.at(&*it);
+  return unlistedIndex();
+}
+
 std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint32_t hid) {
   const auto upid = static_cast<unsigned long>(pid);
   const auto pidLow = static_cast<std::uint32_t>(upid), pidHigh = static_cast<std::uint32_t>(upid >> 32);
@@ -122,11 +129,20 @@ std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint
     if (s.host == hid && s.pidLow == pidLow && s.pidHigh == pidHigh) return s.index;
   }
   nameInto(host, pid, -1, nameBuf_);
-  const std::uint32_t index = byName(nameBuf_);
-  ProcessInfo& p = at(index);
-  // A file named like "host:pid" may have created the entry for bare lines: it now has this host.
-  if (p.host.empty()) p.host = std::string(host);
-  if (p.host != host) return index;  // a host:pid the table cannot tell apart: not cached
+  const std::uint32_t index = listedOrUnlisted(nameBuf_);
+  if (index == unlistedIndex()) {
+    // Counted once, then found by its slot like a listed one (16 bytes each, up to maxCounted in all).
+    if (procsUsed_ >= maxCounted_) {
+      uncounted_ = true;
+      return index;
+    }
+    ++unlisted_;
+  } else {
+    ProcessInfo& p = at(index);
+    // A file named like "host:pid" may have created the entry for bare lines: it now has this host.
+    if (p.host.empty()) p.host = std::string(host);
+    if (p.host != host) return index;  // a host:pid the table cannot tell apart: not cached
+  }
   procSlots_[i] = {hid, pidLow, pidHigh, index};
   growIfHalfFull(
       procSlots_, ++procsUsed_, [](const ProcSlot& s) { return s.host == UINT32_MAX; },
@@ -139,17 +155,20 @@ std::uint32_t ProcessTable::indexOf(const NormView& l, const std::string& file) 
     if (last_ != UINT32_MAX && l.pid == lastPid_ && hosts_[lastHost_] == l.host) return last_;
     const std::uint32_t hid = hostId(l.host), index = byHostPid(l.host, l.pid, hid);
     // The owner of later bare lines ("NCCL version" printed by nccl-tests): the last named process.
-    lastNamed_ = &entries_[index]->first;
+    lastNamed_ = index;
     last_ = index;
     lastHost_ = hid;
     lastPid_ = l.pid;
     return index;
   }
-  nameInto(l.host, l.pid, l.launcherRank, nameBuf_);
-  if (nameBuf_.empty()) nameBuf_ = lastNamed_ ? *lastNamed_ : file;
-  const std::uint32_t index = byName(nameBuf_);
-  if (l.launcherRank >= 0) lastNamed_ = &entries_[index]->first;
   last_ = UINT32_MAX;
+  // A bare line belongs to the last process named (no name to build and look up), else to the file.
+  if (l.launcherRank < 0 && lastNamed_ != UINT32_MAX) return lastNamed_;
+  nameInto(l.host, l.pid, l.launcherRank, nameBuf_);
+  if (nameBuf_.empty()) nameBuf_ = file;
+  const std::uint32_t index = listedOrUnlisted(nameBuf_);
+  if (index == unlistedIndex()) uncounted_ = true;  // a named process past the cap: not counted
+  if (l.launcherRank >= 0) lastNamed_ = index;
   return index;
 }
 

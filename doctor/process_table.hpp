@@ -6,6 +6,11 @@
 // "NCCL version" line bare) or the input file. Most INFO lines of a large job need their process, and lines of
 // thousands of processes interleave, so the "host:pid" ones are also kept in open-addressing tables small enough
 // to stay in the caches: a node-based map's look-up was a fifth of the whole run.
+//
+// The table is bounded: the first kMaxListed processes are kept whole; later ones (a job restarted many times,
+// an elastic job) are only counted, up to kMaxCounted distinct host:pid, and share one scratch entry, so that
+// memory stops growing with the number of processes. The facts read from their lines still count; the report
+// says how many processes were not listed (InfoExtractor).
 #pragma once
 
 #include <cstddef>
@@ -40,11 +45,22 @@ struct ProcessInfo {
 
 class ProcessTable {
  public:
+  static constexpr std::size_t kMaxListed = 8192;
+  static constexpr std::size_t kMaxCounted = std::size_t{1} << 20;
+  explicit ProcessTable(std::size_t maxListed = kMaxListed, std::size_t maxCounted = kMaxCounted)
+      : maxListed_(maxListed), maxCounted_(maxCounted) {}
+
   /// The process that printed `l` as a dense index, 0, 1, 2... in order of first sight (created then); `file`
   /// names it when nothing else does. Finding a process does not touch its ProcessInfo: on a large job's log
   /// that is a cache miss per line, which callers that only need to know the process exists avoid.
   std::uint32_t indexOf(const NormView& l, const std::string& file);
-  ProcessInfo& at(std::uint32_t index) { return entries_[index]->second; }
+  /// A process past the cap has index unlistedIndex() and shares one scratch entry with all the others.
+  ProcessInfo& at(std::uint32_t index) { return index < entries_.size() ? entries_[index]->second : scratch_; }
+  std::uint32_t unlistedIndex() const { return static_cast<std::uint32_t>(maxListed_); }
+  /// Distinct host:pid processes seen past the cap (counted up to maxCounted in all).
+  std::size_t unlisted() const { return unlisted_; }
+  /// Whether processes past the cap went uncounted (named ones, or past maxCounted): unlisted() is a lower bound.
+  bool unlistedUncounted() const { return uncounted_; }
   /// indexOf, then at.
   ProcessInfo& of(const NormView& l, const std::string& file) { return at(indexOf(l, file)); }
   std::size_t size() const { return entries_.size(); }
@@ -55,6 +71,7 @@ class ProcessTable {
   using Entry = std::pair<const std::string, ProcessInfo>;
   std::uint32_t byHostPid(std::string_view host, long pid, std::uint32_t hostId);
   std::uint32_t byName(const std::string& name);
+  std::uint32_t listedOrUnlisted(const std::string& name);
   std::uint32_t hostId(std::string_view host);
 
   // Two small open-addressing tables in front of the map, so that a look-up stays in the caches on a log of
@@ -74,6 +91,10 @@ class ProcessTable {
     std::uint32_t index = 0;
   };
 
+  std::size_t maxListed_, maxCounted_;
+  std::size_t unlisted_ = 0;
+  bool uncounted_ = false;
+  ProcessInfo scratch_;  // the state of every process past the cap, overwritten by each
   std::map<std::string, ProcessInfo> procs_;
   std::vector<Entry*> entries_;                                  // by index
   std::unordered_map<const Entry*, std::uint32_t> index_;        // the reverse, for processes found by name
@@ -85,7 +106,7 @@ class ProcessTable {
   // The previous prefixed line's process: consecutive lines usually come from the same one.
   std::uint32_t last_ = UINT32_MAX, lastHost_ = 0;  // its index and host id
   long lastPid_ = -1;
-  const std::string* lastNamed_ = nullptr;  // the last process named (a key of procs_): owner of bare lines
+  std::uint32_t lastNamed_ = UINT32_MAX;  // the last process named: owner of bare lines
 };
 
 }  // namespace pf::doctor

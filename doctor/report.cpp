@@ -64,7 +64,7 @@ std::vector<Result> toResults(const Analysis& a) {
   info.status = ij["flags"].empty() ? Status::kPass : Status::kWarn;
   info.metrics = {{"input_bytes", a.bytes},
                   {"input_lines", a.lines},
-                  {"processes", a.info.processes().size()},
+                  {"processes", a.info.processes().size() + a.info.processesNotListed()},
                   {"channels", ij["channels"]}};
   // Moved, not copied: a job of thousands of processes has as many rows.
   info.rows = std::move(ij["processes"]);
