@@ -260,9 +260,13 @@ class PlanCommand final : public Command {
     std::string s = fmt::format("{} ({}, {}): ", in.workload.name, toString(in.workload.parallelism),
                                 humanNumber(in.workload.parameters) + " parameters");
     const Json& nt = r.metrics["nodes_at_target"];
-    s += nt.is_null() ? fmt::format("E(N) is below {:g} already on 1 node", target_)
-                      : fmt::format("E(N) stays at or above {:g} up to {} nodes of {} GPUs", target_, nt.get<int>(),
-                                    in.gpusPerNode);
+    if (nt.is_null())
+      s += fmt::format("E(N) is below {:g} already on 1 node", target_);
+    else if (nt == r.metrics["nodes_at_target_searched_to"])
+      s += fmt::format("E(N) stays at or above {:g} at every node count up to {} (as far as the plan looks)", target_,
+                       nt.get<int>());
+    else
+      s += fmt::format("E(N) stays at or above {:g} up to {} nodes of {} GPUs", target_, nt.get<int>(), in.gpusPerNode);
     s += fmt::format("; at {} nodes a step takes {} ms, {} samples/s, E = {:.2f} ({:.2f}-{:.2f})",
                      far["nodes"].get<int>(), humanNumber(far["step_ms"].get<double>()),
                      humanNumber(far["samples_per_s"].get<double>()), far["efficiency"].get<double>(),

@@ -30,6 +30,7 @@
 #include "pytorch_runner.hpp"
 #include "scale_runner.hpp"
 #include "sweep_fit.hpp"
+#include "sweep_probe_match.hpp"
 
 namespace pf::cli {
 namespace {
@@ -122,7 +123,8 @@ class ScaleCommand final : public Command {
         const RunReport probe = readReport(nics_);
         scaling::addNics(model, scaling::nicsFromProbe(probe, nics_));
         model.inSwitch = scaling::inSwitchFromProbe(probe, nics_);
-        nicsMismatch_ = hostSweepWithGpuProbe(probe);
+        for (const std::string& f : from_)
+          if (nicsMismatch_.empty()) nicsMismatch_ = scaling::sweepProbeMismatch(readReport(f), f, probe, nics_);
       }
       if (interBwFactor_ != 1.0 && !model.inter)
         throw UsageError(
@@ -353,26 +355,7 @@ class ScaleCommand final : public Command {
     return r;
   }
 
-  // A sweep of host buffers (MPI on CPUs) in --from with the probe of a node that has GPUs in --nics: the model
-  // would put a GPU node's NICs under a CPU run's fabric. Empty when they agree.
-  std::string hostSweepWithGpuProbe(const RunReport& probe) const {
-    int gpus = 0;
-    for (const Result& x : probe.results)
-      if (x.key == "probe.gpu" && x.kind == Kind::kProbe) gpus = std::max(gpus, static_cast<int>(x.rows.size()));
-    if (gpus == 0) return "";
-    for (const std::string& f : from_) {
-      const Json& extra = readReport(f).context.extra;
-      const auto b = extra.find("backend");
-      if (b != extra.end() && b->is_object() && b->value("buffers", "") == "host")
-        return fmt::format(
-            "--from {} swept host buffers (a CPU run) but --nics {} is a node with {} GPU(s): the model mixes a CPU "
-            "run with a GPU node's NICs",
-            f, nics_, gpus);
-    }
-    return "";
-  }
-
-  std::string nicsMismatch_;
+  std::string nicsMismatch_;  ///< a CPU sweep in --from beside a GPU node in --nics (sweep_probe_match.hpp)
   std::vector<int> ranks_{1, 2};
   double bucketMb_ = 25;
   std::vector<std::string> from_, predict_;

@@ -208,7 +208,7 @@ Json buildPlan(const PlanInput& in) {
       }
       good = n;
     }
-    if (bad == 0) return good;  // still above the target at 65536 nodes
+    if (bad == 0) return good;  // still above the target at the search's end (nodes_at_target_searched_to)
     while (bad - good > 1) {
       const int m = good + (bad - good) / 2;
       (ok(m) ? good : bad) = m;
@@ -218,6 +218,7 @@ Json buildPlan(const PlanInput& in) {
   out["nodes_at_target"] = largest("efficiency");
   out["nodes_at_target_low"] = largest("efficiency_low");
   out["nodes_at_target_high"] = largest("efficiency_high");
+  out["nodes_at_target_searched_to"] = 1 << 16;
 
   // At the largest allocation asked about: what bounds each bucket of the gradients' collective, and the caps.
   const int far = *std::max_element(in.nodes.begin(), in.nodes.end());

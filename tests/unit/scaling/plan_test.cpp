@@ -10,6 +10,7 @@
 #include "plan_calibrate.hpp"
 #include "plan_model.hpp"
 #include "sweep_algorithm.hpp"
+#include "sweep_probe_match.hpp"
 #include "test_levels.hpp"
 
 using namespace pf;
@@ -206,4 +207,20 @@ TEST(PlanCalibrate, FlagsAPredictedEfficiencyAboveAMeasuredOneAtFewerRanks) {
   const auto flagged = optimisticPredictions(rows, measured);
   ASSERT_EQ(flagged.size(), 1u);
   EXPECT_EQ(flagged[0], "E(8) is predicted at 0.39, above the 0.28 measured at 2 ranks: the model is optimistic there");
+}
+
+TEST(SweepProbeMatch, WarnsWhenACpuSweepMeetsAGpuNode) {
+  RunReport sweep, probe;
+  sweep.context.extra["backend"] = Json{{"backend", "mpi"}, {"buffers", "host"}};
+  Result gpu;
+  gpu.kind = Kind::kProbe;
+  gpu.key = "probe.gpu";
+  EXPECT_EQ(sweepProbeMismatch(sweep, "s.json", probe, "p.json"), "");  // no GPU result at all
+  gpu.rows = Json::array({Json::object(), Json::object()});
+  probe.results.push_back(gpu);
+  EXPECT_EQ(sweepProbeMismatch(sweep, "s.json", probe, "p.json"),
+            "--from s.json swept host buffers (a CPU run) but --nics p.json is a node with 2 GPU(s): the model mixes "
+            "a CPU run with a GPU node's NICs");
+  sweep.context.extra["backend"] = Json{{"backend", "nccl"}, {"buffers", "device"}};
+  EXPECT_EQ(sweepProbeMismatch(sweep, "s.json", probe, "p.json"), "");
 }
