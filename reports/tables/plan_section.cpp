@@ -38,7 +38,8 @@ Section planSection(const Result& plan) {
   if (m.contains("caveats"))
     for (const Json& c : m["caveats"]) sec.headline.push_back("Caveat: " + c.get<std::string>() + ".");
   sec.headline.push_back(plan.message + ".");
-  if (m.contains("nodes_at_target") && !m["nodes_at_target_low"].is_null() && !m["nodes_at_target_high"].is_null())
+  if (m.contains("nodes_at_target") && !m["nodes_at_target_low"].is_null() && !m["nodes_at_target_high"].is_null() &&
+      m["nodes_at_target_low"] != m["nodes_at_target_high"])
     sec.headline.push_back(fmt::format("Within the model's band the largest node count at the target is {} to {}.",
                                        m["nodes_at_target_low"].get<int>(), m["nodes_at_target_high"].get<int>()));
 
