@@ -30,6 +30,7 @@
 #include "pytorch_runner.hpp"
 #include "scale_runner.hpp"
 #include "sweep_fit.hpp"
+#include "sweep_probe_match.hpp"
 
 namespace pf::cli {
 namespace {
@@ -122,6 +123,8 @@ class ScaleCommand final : public Command {
         const RunReport probe = readReport(nics_);
         scaling::addNics(model, scaling::nicsFromProbe(probe, nics_));
         model.inSwitch = scaling::inSwitchFromProbe(probe, nics_);
+        for (const std::string& f : from_)
+          if (nicsMismatch_.empty()) nicsMismatch_ = scaling::sweepProbeMismatch(readReport(f), f, probe, nics_);
       }
       if (interBwFactor_ != 1.0 && !model.inter)
         throw UsageError(
@@ -342,9 +345,17 @@ class ScaleCommand final : public Command {
       r.remedy = "the data-parallel run is wrong: check the MPI library (all-reduce results) on these ranks";
     }
     if (!from_.empty()) scaling::addCapacityPlan(r, rows, opt_.trainer, model, predict_);
+    if (!nicsMismatch_.empty()) {
+      r.message += "; " + nicsMismatch_;
+      if (r.status == Status::kPass) {
+        r.status = Status::kWarn;
+        r.remedy = "sweep and train on the nodes --nics describes (GPU buffers through NCCL), or leave --nics out";
+      }
+    }
     return r;
   }
 
+  std::string nicsMismatch_;  ///< a CPU sweep in --from beside a GPU node in --nics (sweep_probe_match.hpp)
   std::vector<int> ranks_{1, 2};
   double bucketMb_ = 25;
   std::vector<std::string> from_, predict_;

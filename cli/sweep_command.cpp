@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <iostream>
 
 #include "backend.hpp"
@@ -142,6 +143,12 @@ class SweepCommand final : public Command {
     report.phases.push_back({"init", phase.seconds()});
     report.context.extra["backend"] = backend.info();
     report.context.extra["devices"] = deviceLines(boot, backend);
+    // The NCCL settings that choose the all-reduce algorithm: `preflight plan` reads them to tell a ring sweep
+    // from a Tree/NVLS/CollNet one, which must not be extrapolated to more nodes as if it were a ring.
+    Json settings = Json::object();
+    for (const char* name : {"NCCL_ALGO", "NCCL_PROTO", "NCCL_NVLS_ENABLE", "NCCL_COLLNET_ENABLE"})
+      if (const char* v = std::getenv(name)) settings[name] = v;
+    report.context.extra["nccl_settings"] = settings;
 
     // Rank 0 streams every size to the reporters as it is measured: the table row, the partial document.
     const bool root = boot.rank() == 0;

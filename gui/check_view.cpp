@@ -24,7 +24,7 @@ QColor statusColor(Status s) {
 }  // namespace
 
 bool isFinding(const Result& r) {
-  return r.kind != Kind::kSweep && r.kind != Kind::kScale && r.kind != Kind::kComparison;
+  return r.kind != Kind::kSweep && r.kind != Kind::kScale && r.kind != Kind::kComparison && r.kind != Kind::kPlan;
 }
 
 bool hasFindings(const std::vector<Document>& docs) {

@@ -85,6 +85,27 @@ void addCapacityPlan(Result& r, const Json& rows, const TrainerSpec& spec, const
   } else if (f > 0) {
     r.message += fmt::format("; inter-node all-reduce at {:.0f}% of the NICs' line rate", 100 * f);
   }
+  // Efficiency falls with N in weak scaling: a prediction above what a smaller size measured is optimistic.
+  if (r.metrics.contains("predictions"))
+    for (const Json& p : r.metrics["predictions"]) {
+      const Json* low = nullptr;
+      for (const Json& row : rows)
+        if (row["ranks"].get<int>() < p["ranks"].get<int>() && row.contains("efficiency") &&
+            row["efficiency"].is_object() && p["efficiency"].get<double>() > row["efficiency"].value("median", 1.0) &&
+            (!low || row["efficiency"].value("median", 1.0) < (*low)["efficiency"].value("median", 1.0)))
+          low = &row;
+      if (!low) continue;
+      const std::string why = fmt::format(
+          "E({}) is predicted at {:.3f}, above the {:.3f} measured at {} ranks: the model is optimistic there",
+          p["ranks"].get<int>(), p["efficiency"].get<double>(), (*low)["efficiency"].value("median", 1.0),
+          (*low)["ranks"].get<int>());
+      r.message += "; " + why;
+      if (r.status == Status::kPass) {
+        r.status = Status::kWarn;
+        r.remedy = why + "; re-run the sweeps on these ranks, or measure the larger size";
+      }
+      break;
+    }
   const double err = v["max_abs_error"].get<double>();
   if (err > 0.15 && r.status == Status::kPass) {
     r.status = Status::kWarn;

@@ -15,8 +15,8 @@ namespace pf {
 
 namespace {
 constexpr const char* kStatusNames[] = {"pass", "skipped", "absent", "warn", "fail", "timeout", "error"};
-constexpr const char* kKindNames[] = {"sweep",  "probe", "pairs", "check",     "diagnosis",
-                                      "doctor", "scale", "env",   "comparison"};
+constexpr const char* kKindNames[] = {"sweep",  "probe", "pairs", "check",      "diagnosis",
+                                      "doctor", "scale", "env",   "comparison", "plan"};
 
 // Typed field access with an error that names the field by its path in the document ("results[3].rank"), so
 // a hand-edited or truncated document gets a message a person can act on instead of a bare nlohmann type_error.

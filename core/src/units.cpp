@@ -2,8 +2,11 @@
 // Copyright (c) 2026 The Preflight authors
 #include "pf/units.hpp"
 
+#include <fmt/format.h>
+
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -45,6 +48,16 @@ uint64_t parseSize(std::string_view text, std::string_view what) {
 }
 
 double gbPerSecond(double bytes, double seconds) { return seconds > 0 ? bytes / seconds / 1e9 : 0.0; }
+
+std::string humanNumber(double v) {
+  static const char* kSuffix[] = {"", " k", " M", " G", " T", " P"};
+  // Whole numbers below 10000 keep their digits ("1024", not "1.02 k"); smaller ones three significant digits.
+  if (!(std::abs(v) >= 9999.5)) return std::abs(v) >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.3g}", v);
+  int k = 0;
+  double a = v;
+  while (std::abs(a) >= 999.5 && k < 5) a /= 1000, ++k;
+  return fmt::format("{:.3g}{}", a, kSuffix[k]);
+}
 
 std::string fitNumber(double v, int width) {
   char buf[64];

@@ -52,6 +52,8 @@ struct NodeProfile {
   struct {
     std::optional<long long> count, memoryMib, pcieGen, pcieWidth, nvlinkLinks;
     std::optional<std::string> model, driverMin, driverMax;
+    /// GB/s each GPU's NVLink moves in one direction: not judged, read by `preflight plan` as the intra-node rate.
+    std::optional<double> nvlinkGbs;
   } gpu;
   struct {
     std::optional<std::string> driverMin, driverMax;  ///< CUDA driver API version, "12.4"

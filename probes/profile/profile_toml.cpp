@@ -136,6 +136,7 @@ NodeProfile parseNodeProfile(const std::string& text, const std::string& origin)
                {"pcie_gen", [&](auto& v, auto& k) { p.gpu.pcieGen = r.count(v, k, 1); }},
                {"pcie_width", [&](auto& v, auto& k) { p.gpu.pcieWidth = r.count(v, k, 1); }},
                {"nvlink_links", [&](auto& v, auto& k) { p.gpu.nvlinkLinks = r.count(v, k, 1); }},
+               {"nvlink_gbs", [&](auto& v, auto& k) { p.gpu.nvlinkGbs = r.number(v, k); }},
                {"driver_min", [&](auto& v, auto& k) { p.gpu.driverMin = r.version(v, k); }},
                {"driver_max", [&](auto& v, auto& k) { p.gpu.driverMax = r.version(v, k); }}});
     } else if (name == "cuda") {

@@ -94,6 +94,8 @@ std::vector<Chart> sweepCharts(const Result& sweep);
 std::vector<Chart> sweepCharts(const std::vector<const Result*>& runs);
 /// E(N), throughput, step time (measured and predicted) and where step time goes, for a result of kind scale.
 std::vector<Chart> scaleCharts(const Result& scale);
+/// A capacity plan's E(N) with its band and target, and its step breakdown, for a result of kind plan.
+std::vector<Chart> planCharts(const Result& plan);
 /// BASE and every NEW overlaid, and the change against size, for comparison results of one BASE result.
 std::vector<Chart> compareCharts(const std::vector<const Result*>& group);
 /// The pair matrix of a result of kind pairs.

@@ -43,8 +43,8 @@ ChartSet chartsFor(const RunReport& report) {
       if (it->second.front() != &r) continue;  // drawn with the first run of its collective
       auto c = sweepCharts(it->second);
       set.charts.insert(set.charts.end(), c.begin(), c.end());
-    } else if (r.kind == Kind::kScale) {
-      auto c = scaleCharts(r);
+    } else if (r.kind == Kind::kScale || r.kind == Kind::kPlan) {
+      auto c = r.kind == Kind::kScale ? scaleCharts(r) : planCharts(r);
       set.charts.insert(set.charts.end(), c.begin(), c.end());
     } else if (r.key == "history.bandwidth") {
       auto c = historyCharts(r);

@@ -38,14 +38,14 @@ Section capacityPlan(const Result& scale) {
   sizes.header = {"ranks", "", "step time (us)", "throughput (samples/s)", "E(N)", "exposed comm (us)"};
   for (const ScaleRow& r : s.rows)
     sizes.rows.push_back(
-        {std::to_string(r.ranks), "measured", us(r.step_us_p50), fmt::format("{:.1f}", r.throughput_sps.median),
+        {std::to_string(r.ranks), "measured", us(r.step_us_p50), humanNumber(r.throughput_sps.median),
          fmt::format("{:.3f} ({:.3f}-{:.3f})", r.efficiency.median, r.efficiency.min, r.efficiency.max),
          us(r.exposed_comm_us)});
   for (const ScalePrediction& p : s.predictions)
     sizes.rows.push_back(
         {p.allocation.empty() ? std::to_string(p.ranks) : fmt::format("{} ({})", p.ranks, p.allocation),
          p.lower_bound ? "predicted, lower bound" : "predicted", banded(us, p.step_us, p.step_us_low, p.step_us_high),
-         fmt::format("{:.1f}", p.throughput_sps), banded(eff, p.efficiency, p.efficiency_low, p.efficiency_high),
+         humanNumber(p.throughput_sps), banded(eff, p.efficiency, p.efficiency_low, p.efficiency_high),
          us(p.exposed_comm_us)});
   sizes.notes.push_back(
       "E(N) measured is the median over repetitions (min-max in brackets); predicted rows (nodes x ranks per node) "
@@ -57,9 +57,9 @@ Section capacityPlan(const Result& scale) {
   if (!s.predictions.empty()) {
     const ScalePrediction& far = *std::max_element(s.predictions.begin(), s.predictions.end(),
                                                    [](const auto& a, const auto& b) { return a.ranks < b.ranks; });
-    sec.headline.push_back(fmt::format(
-        "At {} ranks the model predicts a step of {:.1f} us, {:.1f} samples/s and a scaling efficiency of {:.2f}.",
-        far.ranks, far.step_us, far.throughput_sps, far.efficiency));
+    sec.headline.push_back(
+        fmt::format("At {} ranks the model predicts a step of {} ms, {} samples/s and a scaling efficiency of {:.2f}.",
+                    far.ranks, humanNumber(far.step_us / 1e3), humanNumber(far.throughput_sps), far.efficiency));
   }
   if (std::any_of(s.predictions.begin(), s.predictions.end(), [](const auto& p) { return !p.in_switch.empty(); }))
     sec.headline.push_back(
@@ -139,7 +139,8 @@ Section capacityPlan(const Result& scale) {
 std::vector<Section> sectionsFor(const RunReport& report) {
   std::vector<Section> out;
   for (const Result& r : report.results)
-    if (Section s = capacityPlan(r); !s.tables.empty()) out.push_back(std::move(s));
+    if (Section s = r.kind == Kind::kPlan ? planSection(r) : capacityPlan(r); !s.tables.empty())
+      out.push_back(std::move(s));
   return out;
 }
 

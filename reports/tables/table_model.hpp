@@ -32,4 +32,11 @@ std::vector<Section> sectionsFor(const RunReport& report);
 /// The capacity plan of one result of kind scale, or an empty section when it has no predictions (no --from).
 Section capacityPlan(const Result& scale);
 
+/// The page of `preflight plan` (a result of kind plan): the headline (its caveats first, then how many nodes and
+/// what it costs), the allocations, the collectives at the largest, the buckets and caps, busbw per size.
+Section planSection(const Result& plan);
+
+/// Every table of a section as plain text (the terminal view of `preflight plan`).
+std::string sectionText(const Section& s);
+
 }  // namespace pf::reports::tables

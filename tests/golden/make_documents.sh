@@ -32,6 +32,11 @@ printf '%s\n' "node1:1:1 [0] NCCL INFO Using network IB" \
 # The capacity plan: the same scaling run with the model fitted to the sweep above, predicting larger sizes.
 "$PF_BIN" scale --local-ranks 2 --ranks 1,2 --reps 2 --steps 3 --warmup 1 --width 64 --depth 2 \
   --from "$out/sweep.json" --predict 4 8 16 64 --json "$out/capacity.json" >/dev/null || true
+# A capacity plan from inputs: a preset on a built-in profile (bounds), calibrated by the scaling run above.
+"$PF_BIN" plan --workload llama3-8b --profile azure-nd-h100-v5 --nodes 1,2,4,8,16,64 --sizes 1M,256M \
+  --json "$out/plan.json" >/dev/null || true
+"$PF_BIN" plan --calibrate "$out/scale.json" --from "$out/sweep.json" --gpus-per-node 2 --nodes 1,2,4 \
+  --json "$out/plan_calibrated.json" >/dev/null || true
 # A comparison: the sweep above against a second run of it, made now.
 "$PF_BIN" sweep all_reduce --local-ranks 2 -b 8 -e 64K -f 8 -n 5 --json "$tmp/sweep2.json" >/dev/null || true
 "$PF_BIN" compare "$out/sweep.json" "$tmp/sweep2.json" --json "$out/compare.json" >/dev/null || true

@@ -43,6 +43,7 @@ enum class Kind {
   kScale,       ///< a scaling benchmark: rows are ScaleRow
   kEnv,         ///< a launcher-environment check
   kComparison,  ///< one document compared with a baseline: rows are ComparisonRow (pf/comparison_row.hpp)
+  kPlan,        ///< a capacity plan from inputs (`preflight plan`): rows are allocations (docs/result-schema.md)
 };
 
 const char* toString(Kind k);

@@ -35,6 +35,10 @@ double gbPerSecond(double bytes, double seconds);
 /// Formats `v` to fit `width` characters as nccl-tests' getFloatStr does: %.2f, then %.1f, %.0f, %.1e, %.0e.
 std::string fitNumber(double v, int width);
 
+/// A figure for a person to read: three significant digits, with k, M, G, T (10^3 steps) above 9999
+/// ("850", "12.3", "9.06 M"): never "9064324.8".
+std::string humanNumber(double v);
+
 /// Human-readable size with binary suffix ("16 MiB").
 std::string humanBytes(uint64_t bytes);
 

@@ -50,13 +50,13 @@ TEST(CapacityPlan, AnswersFromTheDocumentsFigures) {
   const Table& sizes = s.tables[0];
   ASSERT_EQ(sizes.rows.size(), 2u);
   EXPECT_EQ(sizes.rows[0],
-            (std::vector<std::string>{"1", "measured", "32000.0", "1000.0", "1.000 (0.990-1.010)", "0.0"}));
-  EXPECT_EQ(sizes.rows[1], (std::vector<std::string>{"64", "predicted", "40000.0", "51200.0", "0.800", "8000.0"}));
+            (std::vector<std::string>{"1", "measured", "32000.0", "1000", "1.000 (0.990-1.010)", "0.0"}));
+  EXPECT_EQ(sizes.rows[1], (std::vector<std::string>{"64", "predicted", "40000.0", "51.2 k", "0.800", "8000.0"}));
   EXPECT_EQ(s.tables[1].rows.at(0).back(), "-2.9%");
   EXPECT_EQ(s.tables[2].rows.at(0), (std::vector<std::string>{"0", "4 KiB", "30.0", "2.0", "latency"}));
   ASSERT_EQ(s.headline.size(), 4u);
   EXPECT_EQ(s.headline[0],
-            "At 64 ranks the model predicts a step of 40000.0 us, 51200.0 samples/s and a scaling efficiency of 0.80.");
+            "At 64 ranks the model predicts a step of 40 ms, 51.2 k samples/s and a scaling efficiency of 0.80.");
   EXPECT_EQ(s.headline[1], "On the sizes that were measured, the model's step time was off by at most 5.0%.");
   EXPECT_NE(s.headline[2].find("1 of 2 gradient buckets are latency-bound"), std::string::npos);
   EXPECT_EQ(s.headline[3], "The model's best bucket cap at 64 ranks is 100 MiB (this run used 25 MiB).");

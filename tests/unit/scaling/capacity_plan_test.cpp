@@ -77,3 +77,18 @@ TEST(ScalePlan, SaysWhenAcrossNodesRestsOnTheIntraNodeFitAlone) {
   addCapacityPlan(r, rows, trainerSpec(), m, {"4x2"});
   EXPECT_NE(r.message.find("no inter-node sweep"), std::string::npos) << r.message;
 }
+
+TEST(ScalePlan, FlagsAPredictedEfficiencyAboveAMeasuredOneAtFewerRanks) {
+  // Measured: E(2) = 0.28. The model, from the 1-rank row and a fast intra-node fit, predicts E(8) far above it.
+  const FabricModel m = fabricModelFromLevels({level(1, 1e-6, 2, 1, 0.01)});
+  pf::Result r;
+  r.status = pf::Status::kPass;
+  Json one = row(1, 1, 1000, 1000, 0, 1, 1), two = row(2, 1, 3571, 1000, 2571, 1, 1);
+  one["efficiency"] = {{"median", 1.0}};
+  two["efficiency"] = {{"median", 0.28}};
+  addCapacityPlan(r, Json::array({one, two}), trainerSpec(), m, {"8"});
+  EXPECT_EQ(r.status, pf::Status::kWarn);
+  EXPECT_NE(r.message.find("above the 0.280 measured at 2 ranks: the model is optimistic there"), std::string::npos)
+      << r.message;
+  EXPECT_NE(r.remedy.find("E(8) is predicted at"), std::string::npos) << r.remedy;
+}
