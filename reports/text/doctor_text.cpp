@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "doctor_artefacts_text.hpp"
 #include "pf/diagnosis.hpp"
 #include "text_view.hpp"
 
@@ -30,10 +31,12 @@ class DoctorText final : public TextView {
     std::string out;
     const Result* info = nullptr;
     const Result* ranks = nullptr;
+    const Result* artefacts = nullptr;
     int n = 0;
     for (const Result& r : report.results) {
       if (r.key == "doctor.info") info = &r;
       if (r.key == "doctor.ranks") ranks = &r;
+      if (r.key == "doctor.artefacts") artefacts = &r;
     }
     for (const Result& r : report.results)
       if (r.kind == Kind::kDiagnosis) ++n;
@@ -64,6 +67,7 @@ class DoctorText final : public TextView {
     }
     if (info) out += infoText(*info, verbose);
     if (ranks) out += ranksText(*ranks, n > 0);
+    if (artefacts) out += doctorArtefactsText(*artefacts, verbose);
     return out;
   }
 
