@@ -47,7 +47,10 @@ std::optional<NcclDiagLine> parseNcclDiagLine(std::string_view line) {
   const std::string prefix = diagTrim(line.substr(0, at));
   const std::string word =
       prefix.substr(prefix.find_last_of(' ') == std::string::npos ? 0 : prefix.find_last_of(' ') + 1);
-  if (const std::size_t colon = word.rfind(':'); colon != std::string::npos && colon > 0) d.host = word.substr(0, colon);
+  // A launcher's tag glued to it ("[default0]:node01:15", torchrun) is not part of the host.
+  const std::size_t tag = word.rfind("]:");
+  const std::string who = tag == std::string::npos ? word : word.substr(tag + 2);
+  if (const std::size_t colon = who.rfind(':'); colon != std::string::npos && colon > 0) d.host = who.substr(0, colon);
   std::string_view rest = line.substr(at + kDiagMark.size());
   if (rest.starts_with('[')) {
     const std::size_t close = rest.find(']');

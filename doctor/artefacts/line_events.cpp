@@ -64,6 +64,11 @@ Stamp leShifted(const Stamp& w, int64_t deltaUs, const std::string& text) {
   return s;
 }
 
+// A detail line joined to its finding's text, up to a bound (a report of thousands of failed pairs stays readable).
+void leAppend(std::string& text, std::string_view more) {
+  if (text.size() < 2000) text += " | " + eventText(more);
+}
+
 }  // namespace
 
 void LineEvents::add(TimelineEvent e) {
@@ -185,14 +190,24 @@ void LineEvents::line(std::string_view raw, std::size_t lineNo) {
 void LineEvents::diag(const NcclDiagLine& d, const TimelineEvent& where) {
   if (d.tag.empty()) {
     const bool frame = d.text.starts_with("===") || d.text.find("completed in") != std::string::npos;
-    if (inDiagProblem_ && !frame && !findings_.empty()) findings_.back().text += " | " + eventText(d.text);
+    if (inDiagProblem_ && !frame && !findings_.empty()) leAppend(findings_.back().text, d.text);
     if (frame) inDiagProblem_ = false;
     return;
   }
+  const bool continues = inDiagProblem_ && !findings_.empty() && lastDiagArea_ == d.area && lastDiagTag_ == d.tag;
   inDiagProblem_ = d.tag != "OK";
   if (!inDiagProblem_) return;
   std::string area = d.area;
   std::transform(area.begin(), area.end(), area.begin(), [](unsigned char c) { return c == ' ' ? '_' : std::tolower(c); });
+  // One check reports over several lines ("mismatch across 4 ranks ... for X", then "X=3 on rank(s) 0-1", ...): the
+  // lines of one area and tag in a row are one finding.
+  if (continues) {
+    leAppend(findings_.back().text, d.text);
+    findings_.back().fail = findings_.back().fail || ncclDiagIsProblem(area, d.text);
+    return;
+  }
+  lastDiagArea_ = d.area;
+  lastDiagTag_ = d.tag;
   ArtefactFinding f;
   f.id = "diag." + area;
   f.fail = d.tag == "WARN" || ncclDiagIsProblem(area, d.text);

@@ -43,6 +43,7 @@ class LineEvents {
   int64_t anchorBootUs_ = 0;
   std::string anchorWhere_;
   bool inDiagProblem_ = false;  // untagged DIAG lines after a non-OK one are its detail
+  std::string lastDiagArea_, lastDiagTag_;
   std::set<std::string> kernelHosts_;  // hosts syslog / journal lines name ("node7 kernel: ...")
 };
 

@@ -180,6 +180,20 @@ TEST(ArtefactKinds, DiagLinesBecomeFindings) {
   EXPECT_EQ(out.findings[0].line, 3u);
 }
 
+TEST(ArtefactKinds, DiagReportOverSeveralLinesIsOneFinding) {
+  // NCCL 2.31's environment check (src/ras/diagnostics_env.cc) behind torchrun's tag.
+  const ArtefactOut out = readAs(
+      "[default0]:w0:41 NCCL DIAG [INFO] NCCL environment: mismatch across 4 ranks in comm 0x9e for NCCL_IB_GID_INDEX\n"
+      "[default0]:w0:41 NCCL DIAG [INFO] NCCL environment: NCCL_IB_GID_INDEX=3 on rank(s) 0-1\n"
+      "[default0]:w0:41 NCCL DIAG [INFO] NCCL environment: NCCL_IB_GID_INDEX=(unset) on rank(s) 2-3\n"
+      "[default0]:w0:41 NCCL DIAG [OK]   p2p: all 2 directed GPU P2P edges verified\n");
+  ASSERT_EQ(out.findings.size(), 1u);
+  EXPECT_EQ(out.findings[0].id, "diag.nccl_environment");
+  EXPECT_FALSE(out.findings[0].fail);  // a difference between ranks warns
+  EXPECT_EQ(out.findings[0].host, "w0");
+  EXPECT_NE(out.findings[0].text.find("=(unset) on rank(s) 2-3"), std::string::npos) << out.findings[0].text;
+}
+
 TEST(ArtefactKinds, TorchelasticErrorFile) {
   const ArtefactOut out = readAs(
       R"({"message": {"message": "DistBackendError: [Rank 3] NCCL error: remote process exited", "extraInfo":
