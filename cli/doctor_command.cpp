@@ -85,7 +85,8 @@ class DoctorCommand final : public Command {
     // input's kind is recognised from its first bytes; its reader puts what it says on the job's timeline.
     Timer timer;
     doctor::ArtefactSession artefacts(timelineOptions());
-    doctor::Analysis analysis = doctor::analyzeFiles(catalog, walked.files, doctor::kDefaultBlockSize, artefacts.planner());
+    doctor::Analysis analysis =
+        doctor::analyzeFiles(catalog, walked.files, doctor::kDefaultBlockSize, artefacts.planner());
     report.phases.push_back({"analyze", timer.seconds()});
     if (artefacts.inputs().empty()) {
       std::string why;
@@ -134,10 +135,12 @@ class DoctorCommand final : public Command {
     int h = 0, m = 0;
     std::size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
     std::size_t digits = 0;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && digits < 2) h = h * 10 + (s[i++] - '0'), ++digits;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && digits < 2)
+      h = h * 10 + (s[i++] - '0'), ++digits;
     if (i < s.size() && s[i] == ':') ++i;
     std::size_t mdigits = 0;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && mdigits < 2) m = m * 10 + (s[i++] - '0'), ++mdigits;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && mdigits < 2)
+      m = m * 10 + (s[i++] - '0'), ++mdigits;
     if (digits == 0 || i != s.size() || h > 14 || m > 59 || (mdigits != 0 && mdigits != 2))
       throw UsageError(fmt::format("--utc-offset '{}' is not an offset from UTC; write it as +02:00 or -0500", s));
     o.localOffsetMin = (s[0] == '-' ? -1 : 1) * (h * 60 + m);

@@ -9,11 +9,11 @@
 
 #include <cstdint>
 #include <functional>
-#include <string_view>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 

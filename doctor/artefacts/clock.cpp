@@ -52,7 +52,7 @@ bool clockTime(ClockCursor& c, int64_t& us) {
 
 int monthOf(std::string_view name) {
   static constexpr std::array<const char*, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
-                                                           "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+                                                          "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
   for (std::size_t k = 0; k < kMonths.size(); ++k)
     if (name.size() >= 3 && std::memcmp(name.data(), kMonths[k], 3) == 0) return static_cast<int>(k) + 1;
   return 0;
@@ -203,18 +203,15 @@ int64_t daysFromCivil(int y, int m, int d) {
 std::optional<int64_t> toUtcUs(const Stamp& s, int localOffsetMin, int year, std::optional<int64_t> bootEpochUs) {
   auto civil = [&](int y) { return daysFromCivil(y, s.month, s.day) * 86400 * int64_t{1000000} + s.usOfDay; };
   switch (s.clock) {
-    case Clock::kUtc:
-      return civil(s.year) - s.tzMinutes * int64_t{60000000};
-    case Clock::kWall:
-      return civil(s.year) - localOffsetMin * int64_t{60000000};
+    case Clock::kUtc: return civil(s.year) - s.tzMinutes * int64_t{60000000};
+    case Clock::kWall: return civil(s.year) - localOffsetMin * int64_t{60000000};
     case Clock::kWallNoYear:
       if (year == 0) return std::nullopt;
       return civil(year) - localOffsetMin * int64_t{60000000};
     case Clock::kBoot:
       if (!bootEpochUs) return std::nullopt;
       return *bootEpochUs + s.bootUs;
-    case Clock::kNone:
-      break;
+    case Clock::kNone: break;
   }
   return std::nullopt;
 }
@@ -225,8 +222,8 @@ std::string isoUtc(int64_t us) {
   int y, m, d;
   civilFromDays(days, y, m, d);
   const int64_t secs = rest / 1000000;
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", y, m, d, secs / 3600,
-                     secs / 60 % 60, secs % 60, rest % 1000000);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", y, m, d, secs / 3600, secs / 60 % 60, secs % 60,
+                     rest % 1000000);
 }
 
 }  // namespace pf::doctor

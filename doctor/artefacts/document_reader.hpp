@@ -21,9 +21,10 @@ class DocumentReader : public ArtefactReader {
   explicit DocumentReader(std::string file) : file_(std::move(file)) {}
   void block(std::string_view text) final {
     if (text_.size() + text.size() > kMaxDocument)
-      throw UsageError(fmt::format("'{}' is larger than {} MiB, more than any {} holds; give the file itself, not a "
-                                   "concatenation",
-                                   file_, kMaxDocument >> 20, what()));
+      throw UsageError(
+          fmt::format("'{}' is larger than {} MiB, more than any {} holds; give the file itself, not a "
+                      "concatenation",
+                      file_, kMaxDocument >> 20, what()));
     text_.append(text);
   }
   void finish(ArtefactOut& out) final { read(text_, out); }

@@ -29,17 +29,16 @@ class KernelLogKind final : public ArtefactKind {
       ++lines;
       std::size_t used = 0;
       const Stamp s = parseStamp(l, &used);
-      const bool klog = s.clock == Clock::kBoot || (s.clock != Clock::kNone && s.text.starts_with("[") &&
-                                                    s.clock == Clock::kWall && !s.text.starts_with("[2")) ||
+      const bool klog = s.clock == Clock::kBoot ||
+                        (s.clock != Clock::kNone && s.text.starts_with("[") && s.clock == Clock::kWall &&
+                         !s.text.starts_with("[2")) ||
                         l.substr(0, std::min<std::size_t>(l.size(), 80)).find(" kernel: ") != std::string_view::npos;
       kernel += klog;
     }
     return lines > 0 && kernel * 2 >= lines ? 30 : 0;
   }
   bool readsAsLog() const override { return true; }
-  std::unique_ptr<ArtefactReader> open(const std::string& file) const override {
-    return lineEventsReader(file, true);
-  }
+  std::unique_ptr<ArtefactReader> open(const std::string& file) const override { return lineEventsReader(file, true); }
 };
 
 }  // namespace

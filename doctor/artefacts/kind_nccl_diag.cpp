@@ -17,9 +17,7 @@ class NcclDiagKind final : public ArtefactKind {
     return looksLikeText(head) && head.find("NCCL DIAG ") != std::string_view::npos ? 25 : 0;
   }
   bool readsAsLog() const override { return true; }
-  std::unique_ptr<ArtefactReader> open(const std::string& file) const override {
-    return lineEventsReader(file, false);
-  }
+  std::unique_ptr<ArtefactReader> open(const std::string& file) const override { return lineEventsReader(file, false); }
 };
 
 }  // namespace

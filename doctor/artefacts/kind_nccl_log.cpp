@@ -16,9 +16,7 @@ class NcclLogKind final : public ArtefactKind {
     return looksLikeText(head) && !looksLikeJsonDocument(head) ? kTextScore : 0;
   }
   bool readsAsLog() const override { return true; }
-  std::unique_ptr<ArtefactReader> open(const std::string& file) const override {
-    return lineEventsReader(file, false);
-  }
+  std::unique_ptr<ArtefactReader> open(const std::string& file) const override { return lineEventsReader(file, false); }
 };
 
 }  // namespace

@@ -20,9 +20,7 @@ class NcclTestsTextKind final : public ArtefactKind {
                : 0;
   }
   bool readsAsLog() const override { return true; }
-  std::unique_ptr<ArtefactReader> open(const std::string& file) const override {
-    return lineEventsReader(file, false);
-  }
+  std::unique_ptr<ArtefactReader> open(const std::string& file) const override { return lineEventsReader(file, false); }
 };
 
 }  // namespace

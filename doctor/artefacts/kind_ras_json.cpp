@@ -19,7 +19,9 @@
 namespace pf::doctor {
 namespace {
 
-std::string rjStr(const Json& j, const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : ""; }
+std::string rjStr(const Json& j, const char* k) {
+  return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : "";
+}
 int rjInt(const Json& j, const char* k) { return j.contains(k) && j[k].is_number_integer() ? j[k].get<int>() : -1; }
 bool rjTrue(const Json& j, const char* k) { return j.contains(k) && j[k].is_boolean() && j[k].get<bool>(); }
 
@@ -39,8 +41,8 @@ class RasJsonReader final : public DocumentReader {
       std::size_t end = objectEnd(text, at);
       const Json doc = Json::parse(text.substr(at, end - at), nullptr, false);
       if (doc.is_discarded()) {
-        finding(out, "ras.unreadable", "", -1, "RAS JSON that does not parse; nothing after byte " +
-                                                    std::to_string(at) + " was read", "");
+        finding(out, "ras.unreadable", "", -1,
+                "RAS JSON that does not parse; nothing after byte " + std::to_string(at) + " was read", "");
         return;
       }
       ++objects;
@@ -57,8 +59,10 @@ class RasJsonReader final : public DocumentReader {
     for (std::size_t i = at; i < t.size(); ++i) {
       const char c = t[i];
       if (str) {
-        if (c == '\\') ++i;
-        else if (c == '"') str = false;
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          str = false;
       } else if (c == '"') {
         str = true;
       } else if (c == '{' || c == '[') {
@@ -81,7 +85,9 @@ class RasJsonReader final : public DocumentReader {
           const bool dead = rjTrue(st, "considered_dead");
           finding(out, dead ? "ras.dead_process" : "ras.unresponsive_process", rjStr(m, "host"), rjInt(m, "rank"),
                   fmt::format("communicator {}: RAS {} rank {} (GPU {})", comm,
-                              dead ? "considers dead" : rjTrue(st, "unresponsive") ? "got no answer from" : "misses",
+                              dead                         ? "considers dead"
+                              : rjTrue(st, "unresponsive") ? "got no answer from"
+                                                           : "misses",
                               rjInt(m, "rank"), rjInt(m, "cuda_dev")),
                   std::to_string(rjInt(m, "cuda_dev")));
         }
@@ -158,8 +164,8 @@ class RasJsonKind final : public ArtefactKind {
     const bool status = head.find("\"communicators\"") != std::string_view::npos &&
                         (head.find("\"nccl_version\"") != std::string_view::npos ||
                          head.find("\"missing_ranks\"") != std::string_view::npos);
-    const bool monitor = head.find("\"event\"") != std::string_view::npos &&
-                         head.find("\"PEER_") != std::string_view::npos;
+    const bool monitor =
+        head.find("\"event\"") != std::string_view::npos && head.find("\"PEER_") != std::string_view::npos;
     const std::size_t i = head.find_first_not_of(" \t\r\n");
     return i != std::string_view::npos && head[i] == '{' && (status || monitor) ? 50 : 0;
   }

@@ -21,9 +21,7 @@ class SlurmOutputKind final : public ArtefactKind {
     return slurm ? 20 : 0;
   }
   bool readsAsLog() const override { return true; }
-  std::unique_ptr<ArtefactReader> open(const std::string& file) const override {
-    return lineEventsReader(file, false);
-  }
+  std::unique_ptr<ArtefactReader> open(const std::string& file) const override { return lineEventsReader(file, false); }
 };
 
 }  // namespace

@@ -91,7 +91,8 @@ void LineEvents::line(std::string_view raw, std::size_t lineNo) {
     msg.remove_prefix(used);
   }
   // Syslog and journal lines: "node7 kernel: [12345.678901] message" after the time.
-  if (const std::size_t k = msg.find(" kernel: "); k != std::string_view::npos && k < 64 && !leHas(msg.substr(0, k), " ")) {
+  if (const std::size_t k = msg.find(" kernel: ");
+      k != std::string_view::npos && k < 64 && !leHas(msg.substr(0, k), " ")) {
     e.host = std::string(msg.substr(0, k));
     if (kernelHosts_.size() < 64) kernelHosts_.insert(e.host);
     msg.remove_prefix(k + 9);
@@ -198,7 +199,8 @@ void LineEvents::diag(const NcclDiagLine& d, const TimelineEvent& where) {
   inDiagProblem_ = d.tag != "OK";
   if (!inDiagProblem_) return;
   std::string area = d.area;
-  std::transform(area.begin(), area.end(), area.begin(), [](unsigned char c) { return c == ' ' ? '_' : std::tolower(c); });
+  std::transform(area.begin(), area.end(), area.begin(),
+                 [](unsigned char c) { return c == ' ' ? '_' : std::tolower(c); });
   // One check reports over several lines ("mismatch across 4 ranks ... for X", then "X=3 on rank(s) 0-1", ...): the
   // lines of one area and tag in a row are one finding.
   if (continues) {
@@ -242,10 +244,9 @@ void LineEvents::finish(ArtefactOut& out) {
 namespace {
 
 // The markers of the lines LineEvents reads; a line holding none of them holds no event.
-constexpr std::array<std::string_view, 11> kLeMarkers = {"Xid (",       "srun: error",  "slurmstepd",
-                                                         "NCCL DIAG ",  "[E",           "[F",
-                                                         "ink down",    "ink Down",     "lost carrier",
-                                                         "Port module", "LINK DOWN"};
+constexpr std::array<std::string_view, 11> kLeMarkers = {"Xid (",        "srun: error", "slurmstepd", "NCCL DIAG ",
+                                                         "[E",           "[F",          "ink down",   "ink Down",
+                                                         "lost carrier", "Port module", "LINK DOWN"};
 
 class LineEventsReader final : public ArtefactReader {
  public:
@@ -272,7 +273,8 @@ class LineEventsReader final : public ArtefactReader {
       }
     std::size_t pos = 0, line = lineNo_ + 1;
     for (std::size_t s : starts) {
-      line += static_cast<std::size_t>(std::count(text.begin() + static_cast<long>(pos), text.begin() + static_cast<long>(s), '\n'));
+      line += static_cast<std::size_t>(
+          std::count(text.begin() + static_cast<long>(pos), text.begin() + static_cast<long>(s), '\n'));
       pos = s;
       std::size_t e = text.find('\n', s);
       if (e == std::string_view::npos) e = text.size();

@@ -92,15 +92,19 @@ class RasTextParser {
     const std::string b = block_;
     const std::string firstDetail = detail_.empty() ? "" : detail_.front();
     if (b == "DEAD") {
-      for (const RasWho& w : who_) find("ras.dead_process", w, "RAS considers this process dead (unreachable via the RAS network)");
+      for (const RasWho& w : who_)
+        find("ras.dead_process", w, "RAS considers this process dead (unreachable via the RAS network)");
       if (who_.empty()) note("ras.dead_process", firstDetail + " (RAS lists no details: more than 10 processes)");
     } else if (b == "INCOMPLETE") {
-      for (const RasWho& w : who_) find("ras.unresponsive_process", w, "RAS got no data from this process (unresponsive)");
+      for (const RasWho& w : who_)
+        find("ras.unresponsive_process", w, "RAS got no data from this process (unresponsive)");
       if (who_.empty() && !firstDetail.empty()) note("ras.unresponsive_process", firstDetail);
     } else if (b.starts_with("#") && b.ends_with("INCOMPLETE")) {
-      for (const RasWho& w : who_) find("ras.missing_rank", w, "RAS got no data for this rank of communicator " + commOf(b));
+      for (const RasWho& w : who_)
+        find("ras.missing_rank", w, "RAS got no data for this rank of communicator " + commOf(b));
     } else if (b.starts_with("#") && b.ends_with("ERROR")) {
-      for (const RasWho& w : who_) find("ras.rank_error", w, "this rank reported an NCCL error in communicator " + commOf(b));
+      for (const RasWho& w : who_)
+        find("ras.rank_error", w, "this rank reported an NCCL error in communicator " + commOf(b));
       if (who_.empty()) note("ras.rank_error", commOf(b) + ": " + firstDetail);
     } else if (b.starts_with("#") && b.ends_with("MISMATCH")) {
       mismatch(b, firstDetail);
@@ -137,7 +141,8 @@ class RasTextParser {
       for (const RasWho& w : who_)
         if (w.rank >= 0) ahead.push_back(w.rank);
       note("ras.collective_lagging",
-           fmt::format("{}: {}{}: {}{}", commOf(b), what, counts.empty() ? "" : " (" + fmt::format("{}", fmt::join(counts, ", ")) + ")",
+           fmt::format("{}: {}{}: {}{}", commOf(b), what,
+                       counts.empty() ? "" : " (" + fmt::format("{}", fmt::join(counts, ", ")) + ")",
                        ahead.empty() ? "RAS names no rank" : fmt::format("ranks {} are ahead", fmt::join(ahead, ", ")),
                        ahead.empty() ? "" : "; the others lag (RAS does not list more than 10)"));
     }
@@ -209,7 +214,8 @@ class RasTextParser {
     e.text = eventText(l);
     e.file = file_;
     e.line = n;
-    if (event == "PEER_DEAD" || event == "PEER_TIMEOUT_DEAD") find("ras.dead_process", w, "RAS MONITOR reported " + event, false);
+    if (event == "PEER_DEAD" || event == "PEER_TIMEOUT_DEAD")
+      find("ras.dead_process", w, "RAS MONITOR reported " + event, false);
     out_.events.push_back(std::move(e));
     return true;
   }

@@ -66,16 +66,11 @@ int tlYearNear(const Stamp& s, const Stamp& ref) {
 
 const char* tlClockName(Clock c) {
   switch (c) {
-    case Clock::kUtc:
-      return "UTC (epoch or ISO 8601 with a zone)";
-    case Clock::kWall:
-      return "local wall clock with a date (NCCL, Slurm, dmesg -T)";
-    case Clock::kWallNoYear:
-      return "local wall clock without a year (PyTorch, syslog)";
-    case Clock::kBoot:
-      return "kernel boot offsets";
-    case Clock::kNone:
-      break;
+    case Clock::kUtc: return "UTC (epoch or ISO 8601 with a zone)";
+    case Clock::kWall: return "local wall clock with a date (NCCL, Slurm, dmesg -T)";
+    case Clock::kWallNoYear: return "local wall clock without a year (PyTorch, syslog)";
+    case Clock::kBoot: return "kernel boot offsets";
+    case Clock::kNone: break;
   }
   return "no time";
 }
@@ -110,24 +105,28 @@ std::vector<OrderedEvent> orderEvents(const std::vector<TimelineEvent>& events, 
   if (!seen.empty()) notes.push_back("times read: " + fmt::format("{}", fmt::join(seen, "; ")));
   if (clocks.count(Clock::kWall) || clocks.count(Clock::kWallNoYear)) {
     const int h = std::abs(o.localOffsetMin) / 60, m = std::abs(o.localOffsetMin) % 60;
-    notes.push_back(fmt::format("local wall-clock times {} UTC{}{:02}:{:02}{}", o.offsetGiven ? "converted at" : "taken as",
-                                o.localOffsetMin < 0 ? '-' : '+', h, m,
-                                o.offsetGiven ? "" : " (no artefact says the nodes' zone; give --utc-offset if it differs)"));
+    notes.push_back(
+        fmt::format("local wall-clock times {} UTC{}{:02}:{:02}{}", o.offsetGiven ? "converted at" : "taken as",
+                    o.localOffsetMin < 0 ? '-' : '+', h, m,
+                    o.offsetGiven ? "" : " (no artefact says the nodes' zone; give --utc-offset if it differs)"));
   }
   if (clocks.count(Clock::kWallNoYear) && ref)
-    notes.push_back(fmt::format("the year of stamps printed without one ({}) is taken from the nearest full date, "
-                                "e.g. {} ({})",
-                                clocks[Clock::kWallNoYear], ref->text, ref->year));
+    notes.push_back(
+        fmt::format("the year of stamps printed without one ({}) is taken from the nearest full date, "
+                    "e.g. {} ({})",
+                    clocks[Clock::kWallNoYear], ref->text, ref->year));
   if (noYear)
     notes.push_back(fmt::format("{} event(s) printed without a year and no artefact gave one: left unordered", noYear));
   if (unanchoredBoot)
-    notes.push_back(fmt::format("{} kernel event(s) with boot offsets only (no line of the same log gives the wall time "
-                                "too, e.g. syslog's \"kernel: [12345.678901]\" or dmesg -T): left unordered",
-                                unanchoredBoot));
+    notes.push_back(
+        fmt::format("{} kernel event(s) with boot offsets only (no line of the same log gives the wall time "
+                    "too, e.g. syslog's \"kernel: [12345.678901]\" or dmesg -T): left unordered",
+                    unanchoredBoot));
   if (clocks.count(Clock::kNone))
-    notes.push_back(fmt::format("{} event(s) carry no time at all (RAS reports, log lines without a timestamp): listed "
-                                "after the ordered ones",
-                                clocks[Clock::kNone]));
+    notes.push_back(
+        fmt::format("{} event(s) carry no time at all (RAS reports, log lines without a timestamp): listed "
+                    "after the ordered ones",
+                    clocks[Clock::kNone]));
   return out;
 }
 

@@ -19,16 +19,11 @@ namespace {
 
 const char* trClock(Clock c) {
   switch (c) {
-    case Clock::kUtc:
-      return "utc";
-    case Clock::kWall:
-      return "wall";
-    case Clock::kWallNoYear:
-      return "wall-no-year";
-    case Clock::kBoot:
-      return "boot";
-    case Clock::kNone:
-      break;
+    case Clock::kUtc: return "utc";
+    case Clock::kWall: return "wall";
+    case Clock::kWallNoYear: return "wall-no-year";
+    case Clock::kBoot: return "boot";
+    case Clock::kNone: break;
   }
   return "none";
 }
@@ -116,8 +111,9 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
         break;
       }
   if (first && !first->utcUs)
-    notes.push_back("no failing event carries a time that can be compared: the first failure is the first in input "
-                    "order");
+    notes.push_back(
+        "no failing event carries a time that can be compared: the first failure is the first in input "
+        "order");
 
   // What was not given: kinds of artefact absent, and ranks a per-rank kind does not cover.
   std::set<std::string> kinds;
@@ -153,18 +149,17 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
     for (int r = 0; r < world && r < 1000000; ++r)
       if (!ranks.count(r)) missing.push_back(r);
     if (!missing.empty())
-      notGiven.push_back(fmt::format("{} of ranks {} ({} of {} ranks{})", what, rankRanges(missing), missing.size(),
-                                     world,
-                                     what == "torchelastic error files"
-                                         ? "; torchelastic writes one only for a rank whose process raised"
-                                         : ""));
+      notGiven.push_back(fmt::format(
+          "{} of ranks {} ({} of {} ranks{})", what, rankRanges(missing), missing.size(), world,
+          what == "torchelastic error files" ? "; torchelastic writes one only for a rank whose process raised" : ""));
   }
 
   Result r;
   r.key = "doctor.artefacts";
   r.kind = Kind::kDoctor;
   Json inputs = Json::array(), skipped = Json::array(), findings = Json::array(), timeline = Json::array();
-  for (const auto& in : inputs_) inputs.push_back({{"file", in.file}, {"kind", in.kind}, {"description", in.description}});
+  for (const auto& in : inputs_)
+    inputs.push_back({{"file", in.file}, {"kind", in.kind}, {"description", in.description}});
   for (const auto* list : {&walkSkipped, &skipped_})
     for (const auto& s : *list) skipped.push_back({{"file", s.file}, {"reason", s.reason}});
   bool fail = false;

@@ -29,7 +29,8 @@ class Walker {
       return;
     }
     if (depth > kMaxWalkDepth) {
-      out_.skipped.push_back({path, fmt::format("deeper than {} directory levels; give it as an argument", kMaxWalkDepth)});
+      out_.skipped.push_back(
+          {path, fmt::format("deeper than {} directory levels; give it as an argument", kMaxWalkDepth)});
       return;
     }
     DIR* d = ::opendir(path.c_str());

@@ -24,9 +24,9 @@ std::string daEvent(const Json& e) {
     if (!daStr(e, k).empty()) who += fmt::format(" {} {}", k, daStr(e, k));
   std::string text = daStr(e, "text");
   if (text.size() > 140) text = text.substr(0, 137) + "...";
-  const std::string where =
-      e.contains("line") && e["line"].is_number() ? fmt::format("{}:{}", daStr(e, "file"), e["line"].get<long>())
-                                                  : daStr(e, "file");
+  const std::string where = e.contains("line") && e["line"].is_number()
+                                ? fmt::format("{}:{}", daStr(e, "file"), e["line"].get<long>())
+                                : daStr(e, "file");
   return fmt::format("{}{}  [{}] {}  ({})", when, who, daStr(e, "kind"), text, where);
 }
 

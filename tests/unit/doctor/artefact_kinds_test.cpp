@@ -91,7 +91,10 @@ TEST(ArtefactKinds, RecognisedByContentNotName) {
   EXPECT_EQ(kindOf("{\"msg\": \"a\"}\n{\"msg\": \"b\"}\n"), "log");
   EXPECT_EQ(kindOf("{\n  \"lr\": 0.1,\n  \"epochs\": 3\n}\n").substr(0, 24), "skipped: a JSON document");
   EXPECT_EQ(kindOf(std::string("\x80\x04\x95\x10\x00\x00", 6)).substr(0, 25), "skipped: a Python pickle ");
-  EXPECT_EQ(kindOf(std::string("\x7f" "ELF\x02\x01\x01\x00\x00\x00", 10)), "skipped: binary data (not a log or a known document)");
+  EXPECT_EQ(kindOf(std::string("\x7f"
+                               "ELF\x02\x01\x01\x00\x00\x00",
+                               10)),
+            "skipped: binary data (not a log or a known document)");
 }
 
 TEST(ArtefactKinds, RasTextNamesDeadProcessAndAheadRanks) {
@@ -259,7 +262,8 @@ TEST(ArtefactKinds, HugeLineAndJunkDoNotBreakTheReaders) {
   const ArtefactOut out = readAs("srun: error: n0: task 0: Killed\n" + huge);
   ASSERT_EQ(out.events.size(), 2u);  // the huge line's marker lies past what is read of a line
   EXPECT_EQ(out.events[1].line, 3u);
-  for (const char* doc : {"{\"communicators\": [1, {\"ranks\": 5}], \"nccl_version\": 3}", "{\"nccl_version\": \"x\", \"communicators\": [{\"ranks\": [{\"collective_counts\": 5",
+  for (const char* doc : {"{\"communicators\": [1, {\"ranks\": 5}], \"nccl_version\": 3}",
+                          "{\"nccl_version\": \"x\", \"communicators\": [{\"ranks\": [{\"collective_counts\": 5",
                           "{\"event\": \"PEER_DEAD\", \"peer\": 7}"})
     EXPECT_NO_THROW(readAs(doc)) << doc;
 }

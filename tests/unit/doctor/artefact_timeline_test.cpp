@@ -109,11 +109,15 @@ TEST(ArtefactTimeline, OneJobAcrossClockSources) {
          "Apr 22 10:40:00 node3 kernel: [5000.000000] mlx5_core 0000:c1:00.0: firmware version 28.39.1002\n"
          "Apr 22 10:42:37 node3 kernel: [5156.500000] mlx5_core 0000:c1:00.0 ibp193s0: Link down\n"
          "[5300.000000] NVRM: Xid (PCI:0000:c1:00): 79, pid=1, GPU has fallen off the bus.\n");
-  d.file("attempt_0/3/error.json",
-         R"({"message": {"message": "DistBackendError: [Rank 3] NCCL error", "extraInfo": {"py_callstack": "T", "timestamp": "1776854560"}}})");
-  d.file("ras.out", "Errors\n======\n\nDEAD\n  1 job process is considered dead (unreachable via the RAS network)\n"
-                    "  Process 2817 on node node3 managing GPU 3\n\n");
-  d.file("junk.bin", std::string("\x7f" "ELF\x00\x00\x00\x01", 8));
+  d.file(
+      "attempt_0/3/error.json",
+      R"({"message": {"message": "DistBackendError: [Rank 3] NCCL error", "extraInfo": {"py_callstack": "T", "timestamp": "1776854560"}}})");
+  d.file("ras.out",
+         "Errors\n======\n\nDEAD\n  1 job process is considered dead (unreachable via the RAS network)\n"
+         "  Process 2817 on node node3 managing GPU 3\n\n");
+  d.file("junk.bin", std::string("\x7f"
+                                 "ELF\x00\x00\x00\x01",
+                                 8));
   const InputFiles in = collectInputs({d.path()});
   ASSERT_EQ(in.files.size(), 6u);
   ArtefactSession s;
@@ -155,7 +159,8 @@ TEST(ArtefactTimeline, ErrorFilesOfRanksNotGiven) {
   ArtefactDir d;
   d.file("ras.json", R"({"nccl_version": "2.28.7", "communicators": [{"hash": "0x1", "size": 4, "ranks": [],
                          "missing_ranks": []}]})");
-  d.file("e3.json", R"({"message": {"message": "RuntimeError: [Rank 3] x", "extraInfo": {"timestamp": "1776854560"}}})");
+  d.file("e3.json",
+         R"({"message": {"message": "RuntimeError: [Rank 3] x", "extraInfo": {"timestamp": "1776854560"}}})");
   const InputFiles in = collectInputs({d.path()});
   ArtefactSession s;
   const Result r = s.result(analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner()), in.skipped);
