@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// `preflight doctor FILE... [-]`: reads NCCL / PyTorch / MPI logs, names the most likely causes with their
-// evidence (file:line) and fix, summarises what NCCL did, and with --confirm checks the cause on this node.
+// `preflight doctor DIR|FILE... [-]`: reads what a job left behind (NCCL / PyTorch / MPI logs and the artefacts of
+// doctor/artefacts/), names the most likely causes with their evidence (file:line) and fix, summarises what NCCL did,
+// puts every artefact's events on one timeline, and with --confirm checks the cause on this node.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -56,13 +57,16 @@ class DoctorCommand final : public Command {
         "Reads NCCL INFO/WARN lines with any prefix (timestamps, torchrun [rankN]:, srun -l, Open MPI [1,N]<stdout>:,\n"
         "Kubernetes/Azure timestamps, ANSI colours), PyTorch tracebacks and watchdog messages, Open MPI and libfabric\n"
         "errors. Rules live in doctor/rules/<category>.json (docs/doctor-rules.md).\n"
-        "Inputs: plain, gzip (.gz) or zstd (.zst) files (recognised by their first bytes), '-' for stdin, or a\n"
-        "directory of per-rank logs (every regular file in it, sorted by name, not recursive). Each input is read\n"
-        "once in 4 MiB blocks, so memory stays bounded whatever the logs' size.\n"
+        "Inputs: a job's artefact folder (walked, sub-directories too) or files, plain, gzip (.gz) or zstd (.zst),\n"
+        "or '-' for stdin. Each file is recognised by its content: logs, Slurm outputs, kernel logs, NCCL DIAG and\n"
+        "RAS output (text, JSON), torchelastic error files, nccl-tests output; other files are listed as skipped.\n"
+        "Their events go on one timeline (clocks reconciled) with the first failure across them (docs/doctor.md).\n"
+        "Each input is read once in 4 MiB blocks, so memory stays bounded whatever the logs' size.\n"
         "Exit code: 0 nothing diagnosed (or only warnings, without --strict), 1 a problem was diagnosed, 2 unreadable\n"
         "input or bad rules.\n\n"
         "Examples:\n"
         "  preflight doctor slurm-1234.out\n"
+        "  preflight doctor job-4242/                  # everything the job left, file by file\n"
         "  preflight doctor logs/rank*.log --json diagnosis.json\n"
         "  preflight doctor logs/                      # every file in logs/, e.g. rank0.log.gz rank1.log.zst\n"
         "  kubectl logs trainer-0 | preflight doctor -\n"
