@@ -127,6 +127,10 @@ std::string eventText(std::string_view line);
 /// Whether `head` reads as text: no NUL byte, and under 1% control bytes other than tab, CR, LF, ESC, FF.
 bool looksLikeText(std::string_view head);
 
+/// Whether `head` is a Markdown document (a "# " heading first and a table or a fenced block): the notes people
+/// keep beside a job's files, not a log.
+bool looksLikeMarkdown(std::string_view head);
+
 /// Whether `head` opens one JSON document (an object or array), as opposed to text or JSON lines (one object per
 /// line, which structured loggers write and the rules read as a log).
 bool looksLikeJsonDocument(std::string_view head);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "artefact.hpp"
 #include "line_normalizer.hpp"
@@ -95,7 +96,18 @@ bool looksLikeJsonDocument(std::string_view head) {
   return check.errorAt >= head.size() - i;
 }
 
+bool looksLikeMarkdown(std::string_view head) {
+  if (!head.starts_with("# ") || head.size() < 3 || head[2] == ' ') return false;
+  return head.find("\n|---") != std::string_view::npos || head.find("\n| ---") != std::string_view::npos ||
+         head.find("\n```") != std::string_view::npos;
+}
+
 const ArtefactKind* recogniseArtefact(std::string_view head, std::string& why) {
+  // Notes kept beside a job's files quote its lines (a README citing them): not one more log of the job.
+  if (looksLikeMarkdown(head)) {
+    why = "a Markdown document (notes beside the artefacts, not a log)";
+    return nullptr;
+  }
   const ArtefactKind* best = nullptr;
   int bestScore = 0;
   for (const ArtefactKind* k : artefactKinds()) {

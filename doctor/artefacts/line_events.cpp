@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <set>
 
 #include "clock.hpp"
 #include "line_normalizer.hpp"
+#include "multi_literal.hpp"
 #include "pf/kernel_log.hpp"
 
 namespace pf::doctor {
@@ -243,14 +243,22 @@ void LineEvents::finish(ArtefactOut& out) {
 
 namespace {
 
-// The markers of the lines LineEvents reads; a line holding none of them holds no event.
-constexpr std::array<std::string_view, 11> kLeMarkers = {"Xid (",        "srun: error", "slurmstepd", "NCCL DIAG ",
-                                                         "[E",           "[F",          "ink down",   "ink Down",
-                                                         "lost carrier", "Port module", "LINK DOWN"};
+// The markers of the lines LineEvents reads; a line holding none of them holds no event. Each is at least
+// MultiLiteral's 8 bytes, so one Wu-Manber pass finds them all. PyTorch's error lines are found by the source files
+// that print the distributed failures (their "[E..." stamp is checked per line): an error line from another file
+// is still a rule's failing line when a rule matches it, only not a timeline event of its own.
+constexpr std::array<std::string_view, 17> kLeMarkers = {
+    "NVRM: Xid (",  "SXid (PC",   "srun: error",  "slurmstepd",        "NCCL DIAG ",       "ink down",
+    "ink Down",     "LINK DOWN",  "lost carrier", "Port module",       "ProcessGroupNCCL", "ProcessGroupGloo",
+    "TCPStore.cpp", "NCCLUtils.", "socket.cpp:",  "ProcessGroupWrapp", "FlightRecorder"};
 
 class LineEventsReader final : public ArtefactReader {
  public:
-  LineEventsReader(const std::string& file, bool everyLine) : events_(file), everyLine_(everyLine) {}
+  LineEventsReader(const std::string& file, bool everyLine) : events_(file), everyLine_(everyLine) {
+    if (everyLine_) return;
+    for (std::string_view m : kLeMarkers) markers_.add(m);
+    markers_.compile();
+  }
 
   void block(std::string_view text) override {
     if (everyLine_) {
@@ -265,14 +273,14 @@ class LineEventsReader final : public ArtefactReader {
       return;
     }
     // Only the lines holding a marker: their starts, in order, then one count of newlines between them.
-    std::set<std::size_t> starts;
-    for (std::string_view m : kLeMarkers)
-      for (std::size_t at = 0; (at = text.find(m, at)) != std::string_view::npos; at += m.size()) {
-        const std::size_t nl = text.rfind('\n', at);
-        starts.insert(nl == std::string_view::npos ? 0 : nl + 1);
-      }
-    std::size_t pos = 0, line = lineNo_ + 1;
-    for (std::size_t s : starts) {
+    hits_.clear();
+    markers_.searchInto(text, hits_);
+    std::size_t pos = 0, line = lineNo_ + 1, lastStart = std::string_view::npos;
+    for (const auto& [id, at] : hits_) {
+      const std::size_t nl = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
+      const std::size_t s = nl == std::string_view::npos ? 0 : nl + 1;
+      if (s == lastStart) continue;  // several markers on one line
+      lastStart = s;
       line += static_cast<std::size_t>(
           std::count(text.begin() + static_cast<long>(pos), text.begin() + static_cast<long>(s), '\n'));
       pos = s;
@@ -289,6 +297,8 @@ class LineEventsReader final : public ArtefactReader {
   LineEvents events_;
   bool everyLine_;
   bool midLine_ = false;
+  MultiLiteral markers_;
+  std::vector<std::pair<int, std::size_t>> hits_;
   std::size_t lineNo_ = 0;
 };
 

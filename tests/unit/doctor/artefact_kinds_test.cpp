@@ -90,6 +90,10 @@ TEST(ArtefactKinds, RecognisedByContentNotName) {
   // JSON lines (structured logging) are a log; one JSON document of no known shape is not.
   EXPECT_EQ(kindOf("{\"msg\": \"a\"}\n{\"msg\": \"b\"}\n"), "log");
   EXPECT_EQ(kindOf("{\n  \"lr\": 0.1,\n  \"epochs\": 3\n}\n").substr(0, 24), "skipped: a JSON document");
+  EXPECT_EQ(kindOf("# Job 4242\n\n| file | what |\n|---|---|\n"),
+            "skipped: a Markdown document (notes beside the artefacts, not a log)");
+  EXPECT_EQ(kindOf("# Job 4242\nsrun: error: n1: task 1: Killed\n```\n").substr(0, 30),
+            "skipped: a Markdown document (");
   EXPECT_EQ(kindOf(std::string("\x80\x04\x95\x10\x00\x00", 6)).substr(0, 25), "skipped: a Python pickle ");
   EXPECT_EQ(kindOf(std::string("\x7f"
                                "ELF\x02\x01\x01\x00\x00\x00",

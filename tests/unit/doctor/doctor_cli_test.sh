@@ -99,6 +99,7 @@ assert ib["nic"] == "mlx5_3" and ib["peer"] == "10.0.0.2<47372>" and ib["time_ut
 assert [x["id"] for x in p["findings"]] == ["ras.collective_lagging"] and p["findings"][0]["rank"] == 3, p["findings"]
 assert any(n.startswith("torchelastic error files of ranks 0-2") for n in p["not_given"]), p["not_given"]
 assert a["status"] == "fail" and p["world_size"] == 4
+assert [s["file"].rsplit("/", 1)[1] for s in p["skipped"]] == ["README.md"], p["skipped"]
 PY
 check "json doctor.artefacts: kinds, first failure, NIC and peer, RAS finding, not given" 0 $?
 if [ -f "$root/tests/tools/validate_json.py" ]; then
