@@ -16,7 +16,9 @@
 //   PF_REGISTER_ARTEFACT_KIND(MyKind, "my-kind");
 // and listing the .cpp in doctor/CMakeLists.txt. The reader gets the file's (decompressed) bytes block by block,
 // each block ending at a line end, and adds what it found to ArtefactOut in finish(). readsAsLog() = true also
-// hands the bytes to the rules (the log scanner).
+// hands the bytes to the rules (the log scanner). A kind whose files only mean something together (Flight Recorder
+// dumps, one per rank, matched across ranks) also overrides jobState() and openInJob(): the session makes one state
+// per job, each of the kind's readers fills it, and its finish() runs once after the last input.
 #pragma once
 
 #include <cstdint>
@@ -99,6 +101,13 @@ class ArtefactReader {
   virtual void finish(ArtefactOut& out) = 0;
 };
 
+/// What a kind gathers across all of a job's files of that kind; finish() adds the result once all are read.
+class ArtefactJobState {
+ public:
+  virtual ~ArtefactJobState() = default;
+  virtual void finish(ArtefactOut& out) = 0;
+};
+
 /// The score of a kind that takes any text: a more specific kind scores higher.
 inline constexpr int kTextScore = 1;
 /// How many leading bytes recognition sees.
@@ -112,6 +121,13 @@ class ArtefactKind : public Registered {
   /// Whether the rules read the file too (a log), besides this kind's reader.
   virtual bool readsAsLog() const { return false; }
   virtual std::unique_ptr<ArtefactReader> open(const std::string& file) const = 0;
+  /// The state of a kind that reads its files together (nullptr: each file stands alone).
+  virtual std::unique_ptr<ArtefactJobState> jobState() const { return nullptr; }
+  /// A reader that adds to the job's state (called instead of open() when jobState() gave one).
+  virtual std::unique_ptr<ArtefactReader> openInJob(const std::string& file, ArtefactJobState& state) const {
+    (void)state;
+    return open(file);
+  }
 };
 
 /// The kind for a file starting with `head`, or nullptr with `why` saying what the file seems to be instead

@@ -25,7 +25,9 @@ InputPlanner ArtefactSession::planner() {
     }
     inputs_.push_back({name, kind->key(), kind->description()});
     p.scan = kind->readsAsLog();
-    current_ = kind->open(name);
+    auto state = jobStates_.find(kind->key());
+    if (state == jobStates_.end()) state = jobStates_.emplace(kind->key(), kind->jobState()).first;
+    current_ = state->second ? kind->openInJob(name, *state->second) : kind->open(name);
     ArtefactReader* r = current_.get();
     p.tap = [r](std::string_view block) { r->block(block); };
     // Each reader finishes as its file ends, so a document's text is not held past its own file.

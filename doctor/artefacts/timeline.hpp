@@ -14,7 +14,9 @@
 // is said per kind of artefact.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +48,8 @@ class ArtefactSession {
   const ArtefactOut& out() const { return out_; }
   /// The "doctor.artefacts" result: inputs, skipped files, the timeline, the first failure, findings, what was
   /// not given and how the clocks were reconciled. `walkSkipped`: what the directory walk left out.
-  Result result(const Analysis& a, const std::vector<SkippedInput>& walkSkipped) const;
+  /// Finishes the kinds that read their files together (their job states) first, once.
+  Result result(const Analysis& a, const std::vector<SkippedInput>& walkSkipped);
 
  private:
   TimelineOptions options_;
@@ -54,6 +57,8 @@ class ArtefactSession {
   std::vector<SkippedInput> skipped_;
   ArtefactOut out_;
   std::unique_ptr<ArtefactReader> current_;
+  std::map<std::string, std::unique_ptr<ArtefactJobState>> jobStates_;  // by kind key, in the order of keys
+  bool jobsFinished_ = false;
 };
 
 /// The events in time order (UTC where known; those with no comparable time after, in input order), with

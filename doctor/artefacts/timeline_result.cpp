@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "clock.hpp"
 #include "pf/json_field.hpp"
@@ -77,7 +78,12 @@ Json trEvent(const OrderedEvent& o) {
 
 }  // namespace
 
-Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput>& walkSkipped) const {
+Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput>& walkSkipped) {
+  if (!jobsFinished_) {
+    for (auto& [key, state] : jobStates_)
+      if (state) state->finish(out_);
+    jobsFinished_ = true;
+  }
   std::vector<TimelineEvent> events = out_.events;
   // A line both a reader and a rule took is one event: the reader's fields (GPU, anchored time), the rule's name.
   std::map<std::pair<std::string, std::size_t>, std::size_t> placed;
@@ -160,7 +166,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   Json inputs = Json::array(), skipped = Json::array(), findings = Json::array(), timeline = Json::array();
   for (const auto& in : inputs_)
     inputs.push_back({{"file", in.file}, {"kind", in.kind}, {"description", in.description}});
-  for (const auto* list : {&walkSkipped, &skipped_})
+  for (const std::vector<SkippedInput>* list : {&walkSkipped, &std::as_const(skipped_)})
     for (const auto& s : *list) skipped.push_back({{"file", s.file}, {"reason", s.reason}});
   bool fail = false;
   for (const auto& f : out_.findings) {

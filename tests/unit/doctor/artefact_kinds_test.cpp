@@ -201,6 +201,30 @@ TEST(ArtefactKinds, DiagReportOverSeveralLinesIsOneFinding) {
   EXPECT_NE(out.findings[0].text.find("=(unset) on rank(s) 2-3"), std::string::npos) << out.findings[0].text;
 }
 
+TEST(ArtefactKinds, NcclTestsJson) {
+  // The keys nccl-tests' -J writes (src/util.cu); a row whose in-place result came back wrong, and an NCCL error.
+  const std::string j = R"({"version": 1, "start_time": "2026-04-22 09:00:01", "args": ["all_reduce_perf"],
+    "env": [], "nccl_version": 22602, "config": {"nthreads": 1, "ngpus": 1},
+    "results": [{"size": 8, "count": 2, "type": "float", "redop": "sum", "root": -1,
+                 "in_place": {"time": 20.1, "alg_bw": 0.0, "bus_bw": 0.0, "nwrong": 0},
+                 "out_of_place": {"time": 20.3, "alg_bw": 0.0, "bus_bw": 0.0, "nwrong": 0}},
+                {"size": 1048576, "count": 262144, "type": "float", "redop": "sum", "root": -1,
+                 "in_place": {"time": 90.0, "alg_bw": 11.6, "bus_bw": 21.8, "nwrong": 12},
+                 "out_of_place": {"time": 91.0, "alg_bw": 11.5, "bus_bw": 21.6, "nwrong": 0}}],
+    "out_of_bounds": {"count": 12, "okay": false}, "average_bus_bandwidth": {"bandwidth": 10.9, "okay": "unchecked"},
+    "errors": ["NCCL failure common.cu:1064 'unhandled system error'"], "end_time": "2026-04-22 09:00:09"})";
+  EXPECT_EQ(kindOf(j), "nccl-tests-json");
+  const ArtefactOut out = readAs(j);
+  ASSERT_EQ(out.findings.size(), 2u);
+  EXPECT_EQ(out.findings[0].id, "nccl_tests.wrong_results");
+  EXPECT_NE(out.findings[0].message.find("1048576 bytes float in_place"), std::string::npos);
+  EXPECT_EQ(out.findings[1].id, "nccl_tests.error");
+  // A run that hung writes no end: the document stops early.
+  const ArtefactOut cut = readAs(j.substr(0, 300));
+  ASSERT_EQ(cut.findings.size(), 1u);
+  EXPECT_EQ(cut.findings[0].id, "nccl_tests.incomplete");
+}
+
 TEST(ArtefactKinds, TorchelasticErrorFile) {
   const ArtefactOut out = readAs(
       R"({"message": {"message": "DistBackendError: [Rank 3] NCCL error: remote process exited", "extraInfo":

@@ -170,6 +170,58 @@ TEST(ArtefactTimeline, ErrorFilesOfRanksNotGiven) {
   EXPECT_EQ(said.find("NCCL RAS output"), std::string::npos) << said;
 }
 
+// A kind whose files mean something only together (as Flight Recorder dumps, one per rank): its job state sees
+// every file of the kind and reports once, after the last input. Registered here only, for this test binary; its
+// content marker appears in no other test's input.
+class JobStateTestState final : public ArtefactJobState {
+ public:
+  std::vector<std::string> files;
+  void finish(ArtefactOut& out) override {
+    ArtefactFinding f;
+    f.id = "test.job";
+    f.fail = false;
+    f.message = std::to_string(files.size()) + " files read together";
+    out.findings.push_back(f);
+  }
+};
+
+class JobStateTestReader final : public ArtefactReader {
+ public:
+  JobStateTestReader(std::string file, JobStateTestState& s) : file_(std::move(file)), state_(s) {}
+  void block(std::string_view) override {}
+  void finish(ArtefactOut&) override { state_.files.push_back(file_); }
+
+ private:
+  std::string file_;
+  JobStateTestState& state_;
+};
+
+class JobStateTestKind final : public ArtefactKind {
+ public:
+  std::string description() const override { return "test kind read as a job"; }
+  int recognise(std::string_view head) const override { return head.starts_with("PF-JOB-STATE-TEST\n") ? 99 : 0; }
+  std::unique_ptr<ArtefactReader> open(const std::string&) const override { return nullptr; }
+  std::unique_ptr<ArtefactJobState> jobState() const override { return std::make_unique<JobStateTestState>(); }
+  std::unique_ptr<ArtefactReader> openInJob(const std::string& file, ArtefactJobState& s) const override {
+    return std::make_unique<JobStateTestReader>(file, static_cast<JobStateTestState&>(s));
+  }
+};
+PF_REGISTER_ARTEFACT_KIND(JobStateTestKind, "test-job-state");
+
+TEST(ArtefactTimeline, KindsReadAcrossFilesFinishOnce) {
+  ArtefactDir d;
+  d.file("rank0.dump", "PF-JOB-STATE-TEST\n0");
+  d.file("rank1.dump", "PF-JOB-STATE-TEST\n1");
+  d.file("rank.log", "hello\n");
+  const InputFiles in = collectInputs({d.path()});
+  ArtefactSession s;
+  const Analysis a = analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner());
+  const Result r = s.result(a, in.skipped);
+  ASSERT_EQ(r.params["findings"].size(), 1u);
+  EXPECT_EQ(r.params["findings"][0]["message"], "2 files read together");
+  EXPECT_EQ(s.result(a, in.skipped).params["findings"].size(), 1u);  // finished once, however often asked
+}
+
 TEST(ArtefactWalk, BoundedAndLoopSafe) {
   ArtefactDir d;
   d.file("a/b/c.log", "x\n");
