@@ -42,7 +42,10 @@ class DoctorText final : public TextView {
       if (r.kind == Kind::kDiagnosis) ++n;
     if (n == 0 && info) {
       const DoctorInfo d = doctorInfoFromResult(*info);
-      out += fmt::format("No known failure found in {} lines ({} bytes).\n", d.input_lines, d.input_bytes);
+      // The rules found nothing; the other artefacts (a RAS report, DIAG lines) may still report a failure.
+      const bool artefactFailed = artefacts && artefacts->status == Status::kFail;
+      out += fmt::format("No known failure found in {} log lines ({} bytes){}.\n", d.input_lines, d.input_bytes,
+                         artefactFailed ? "; the artefacts below report one" : "");
     }
     int i = 0;
     for (const Result& r : report.results) {

@@ -110,6 +110,11 @@ fi
 grep -q "ras.dead_process host trainer-worker-1 rank 2" "$tmp/out"; check "RAS JSON names the dead rank" 0 $?
 grep -q "first failure: 2026-04-22T10:42:31.000000Z gpu 0000:3b:00" "$tmp/out"; check "Xid from dmesg -T first" 0 $?
 
+# An artefact alone can report the failure: a RAS status naming a dead rank, with no log at all.
+mkdir -p "$tmp/rasonly"; cp "$root/tests/fixtures/doctor-artefacts/k8s-pod-logs/ras-status.json" "$tmp/rasonly/"
+"$pf" doctor "$tmp/rasonly" > "$tmp/out" 2>&1; check "RAS status alone: a dead rank exits 1" 1 $?
+grep -q "the artefacts below report one" "$tmp/out"; check "text says the artefacts report the failure" 0 $?
+
 # Recognised by content, not name: an ncclras report named like a log, a torchelastic file named .txt.
 mkdir -p "$tmp/renamed"
 cp "$job/ncclras-10-45.txt" "$tmp/renamed/rank7.log"
