@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "clock.hpp"
+#include "line_normalizer.hpp"
 #include "pf/json_field.hpp"
 #include "rule_catalog.hpp"
 #include "timeline.hpp"
@@ -61,17 +62,18 @@ Json trEvent(const OrderedEvent& o) {
   Json j = Json::object();
   j["time_utc"] = o.utcUs ? Json(isoUtc(*o.utcUs)) : Json();
   j["clock"] = trClock(e.stamp.clock);
-  j["stamp"] = jsonOrNull(e.stamp.text);
-  j["host"] = jsonOrNull(e.host);
+  // Every string here came from an artefact's bytes: made valid UTF-8, as JSON must be.
+  j["stamp"] = jsonOrNull(validUtf8(e.stamp.text));
+  j["host"] = jsonOrNull(validUtf8(e.host));
   j["rank"] = e.rank < 0 ? Json() : Json(e.rank);
-  j["gpu"] = jsonOrNull(e.gpu);
-  j["nic"] = jsonOrNull(e.nic);
-  j["peer"] = jsonOrNull(e.peer);
-  j["kind"] = e.kind;
+  j["gpu"] = jsonOrNull(validUtf8(e.gpu));
+  j["nic"] = jsonOrNull(validUtf8(e.nic));
+  j["peer"] = jsonOrNull(validUtf8(e.peer));
+  j["kind"] = validUtf8(e.kind);
   j["failure"] = e.failure;
   j["consequence"] = e.consequence;
-  j["text"] = e.text;
-  j["file"] = e.file;
+  j["text"] = validUtf8(e.text);
+  j["file"] = validUtf8(e.file);
   j["line"] = e.line == 0 ? Json() : Json(e.line);
   return j;
 }
@@ -167,25 +169,28 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   for (const auto& in : inputs_)
     inputs.push_back({{"file", in.file}, {"kind", in.kind}, {"description", in.description}});
   for (const std::vector<SkippedInput>* list : {&walkSkipped, &std::as_const(skipped_)})
-    for (const auto& s : *list) skipped.push_back({{"file", s.file}, {"reason", s.reason}});
+    for (const auto& s : *list) skipped.push_back({{"file", validUtf8(s.file)}, {"reason", validUtf8(s.reason)}});
   bool fail = false;
   for (const auto& f : out_.findings) {
     fail = fail || f.fail;
     findings.push_back({{"id", f.id},
                         {"status", f.fail ? "fail" : "warn"},
-                        {"host", jsonOrNull(f.host)},
+                        {"host", jsonOrNull(validUtf8(f.host))},
                         {"rank", f.rank < 0 ? Json() : Json(f.rank)},
-                        {"message", f.message},
-                        {"remedy", f.remedy},
-                        {"file", f.file},
+                        {"message", validUtf8(f.message)},
+                        {"remedy", validUtf8(f.remedy)},
+                        {"file", validUtf8(f.file)},
                         {"line", f.line == 0 ? Json() : Json(f.line)},
-                        {"text", f.text}});
-    r.evidence.push_back({f.id, f.text, "", f.line ? f.file + ":" + std::to_string(f.line) : f.file});
+                        {"text", validUtf8(f.text)}});
+    r.evidence.push_back(
+        {f.id, validUtf8(f.text), "", validUtf8(f.line ? f.file + ":" + std::to_string(f.line) : f.file)});
   }
   for (const auto& o : ordered) {
     if (timeline.size() >= options_.maxEvents && &o != first) continue;
     timeline.push_back(trEvent(o));
   }
+  for (auto* list : {&notGiven, &notes})
+    for (auto& n : *list) n = validUtf8(n);
   r.params = {{"inputs", inputs},
               {"skipped", skipped},
               {"first_failure", first ? trEvent(*first) : Json()},
@@ -201,17 +206,17 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   r.status = fail ? Status::kFail : (!findings.empty() || !skipped.empty()) ? Status::kWarn : Status::kPass;
   if (first) {
     const TimelineEvent& e = *first->event;
-    r.message = fmt::format("first failure across {} artefact file{}: {}:{}{}{}", inputs_.size(),
-                            inputs_.size() == 1 ? "" : "s", e.file, e.line, e.host.empty() ? "" : " host " + e.host,
-                            e.rank < 0 ? "" : fmt::format(" rank {}", e.rank));
-    r.host = e.host;
+    r.message = validUtf8(fmt::format(
+        "first failure across {} artefact file{}: {}:{}{}{}", inputs_.size(), inputs_.size() == 1 ? "" : "s", e.file,
+        e.line, e.host.empty() ? "" : " host " + e.host, e.rank < 0 ? "" : fmt::format(" rank {}", e.rank)));
+    r.host = validUtf8(e.host);
     r.rank = e.rank;
   } else {
     r.message = fmt::format("{} artefact file{} read; no failure placed in time", inputs_.size(),
                             inputs_.size() == 1 ? "" : "s");
   }
   for (const auto& f : out_.findings)
-    if (f.fail && r.remedy.empty()) r.remedy = f.remedy;
+    if (f.fail && r.remedy.empty()) r.remedy = validUtf8(f.remedy);
   return r;
 }
 

@@ -222,6 +222,20 @@ TEST(ArtefactTimeline, KindsReadAcrossFilesFinishOnce) {
   EXPECT_EQ(s.result(a, in.skipped).params["findings"].size(), 1u);  // finished once, however often asked
 }
 
+// Found by the artefact fuzzer: bytes that are not UTF-8 in a line's host or text reached the JSON document.
+TEST(ArtefactTimeline, ResultIsValidUtf8WhateverTheBytes) {
+  ArtefactDir d;
+  d.file("bad.log",
+         "n\xff"
+         "1:15 NCCL DIAG [WARN] ECC: uncorrected \xe2\x82=ECC\n"
+         "srun: error: n\xc3: task 1: Exited with exit code 1\n");
+  const InputFiles in = collectInputs({d.path()});
+  ArtefactSession s;
+  const Result r = s.result(analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner()), in.skipped);
+  ASSERT_EQ(r.params["findings"].size(), 1u);
+  EXPECT_NO_THROW((void)toJson(r).dump());
+}
+
 TEST(ArtefactWalk, BoundedAndLoopSafe) {
   ArtefactDir d;
   d.file("a/b/c.log", "x\n");
