@@ -72,7 +72,9 @@ class RasTextParser {
       return;
     }
     if (block_.empty()) return;
-    std::string_view t = l.substr(l.find_first_not_of(' '));
+    const std::size_t text = l.find_first_not_of(' ');
+    if (text == std::string_view::npos) return;  // a line of spaces inside an entry
+    std::string_view t = l.substr(text);
     if (t.starts_with("Process ") || t.starts_with("Rank ")) {
       who_.push_back(rtWho(t, n));
       who_.back().op = who_.back().op >= 0 ? who_.back().op : groupOp_;

@@ -173,7 +173,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   bool fail = false;
   for (const auto& f : out_.findings) {
     fail = fail || f.fail;
-    findings.push_back({{"id", f.id},
+    findings.push_back({{"id", validUtf8(f.id)},
                         {"status", f.fail ? "fail" : "warn"},
                         {"host", jsonOrNull(validUtf8(f.host))},
                         {"rank", f.rank < 0 ? Json() : Json(f.rank)},
@@ -183,7 +183,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
                         {"line", f.line == 0 ? Json() : Json(f.line)},
                         {"text", validUtf8(f.text)}});
     r.evidence.push_back(
-        {f.id, validUtf8(f.text), "", validUtf8(f.line ? f.file + ":" + std::to_string(f.line) : f.file)});
+        {validUtf8(f.id), validUtf8(f.text), "", validUtf8(f.line ? f.file + ":" + std::to_string(f.line) : f.file)});
   }
   for (const auto& o : ordered) {
     if (timeline.size() >= options_.maxEvents && &o != first) continue;

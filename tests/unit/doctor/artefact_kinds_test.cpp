@@ -290,6 +290,8 @@ TEST(ArtefactKinds, HugeLineAndJunkDoNotBreakTheReaders) {
   const ArtefactOut out = readAs("srun: error: n0: task 0: Killed\n" + huge);
   ASSERT_EQ(out.events.size(), 2u);  // the huge line's marker lies past what is read of a line
   EXPECT_EQ(out.events[1].line, 3u);
+  // Found by the artefact fuzzer: a line of spaces inside a RAS entry.
+  EXPECT_NO_THROW(readAs("Errors\n======\n\nDEAD\n     \n  Process 1 on node n managing GPU 0\n"));
   for (const char* doc : {"{\"communicators\": [1, {\"ranks\": 5}], \"nccl_version\": 3}",
                           "{\"nccl_version\": \"x\", \"communicators\": [{\"ranks\": [{\"collective_counts\": 5",
                           "{\"event\": \"PEER_DEAD\", \"peer\": 7}"})
