@@ -22,18 +22,13 @@
 #include <vector>
 
 #include "finding.hpp"
+#include "pf/nccl_diag.hpp"
 
 namespace pf::check {
 
-struct NcclDiagLine {
-  std::string host;  ///< from the "<host>:<pid>" prefix; empty when the line has none
-  std::string tag;   ///< "OK", "INFO", "WARN"...; empty for the header, the completion line and detail lines
-  std::string area;  ///< "p2p", "net bw", "GPU inventory", "ECC", "NCCL environment"...: the text before ':'
-  std::string text;  ///< the line after "NCCL DIAG " and its tag
-};
-
-/// Every "NCCL DIAG" line of `output` (any other line is skipped).
-std::vector<NcclDiagLine> parseNcclDiag(const std::string& output);
+using pf::NcclDiagLine;
+using pf::ncclDiagRemedy;
+using pf::parseNcclDiag;
 
 /// One finding per line tagged other than [OK], on its host (`defaultHost` when the line names none), check
 /// "nccl.diag.<area>"; a problem NCCL reports (a failed or unverified P2P edge, uncorrected ECC, an inactive link)
@@ -43,8 +38,5 @@ std::vector<Finding> ncclDiagFindings(const std::vector<NcclDiagLine>& lines, co
 /// The findings of the report lines a pair engine's info() carries ("nccl_diagnostics": NCCL rank 0's lines);
 /// none when it carries none. @param host the node of NCCL rank 0, for lines that name no host
 std::vector<Finding> engineDiagnostics(const Json& engineInfo, const std::string& host);
-
-/// What to do about a non-OK line of `area` (the text helps tell a P2P write mismatch from an ACS block).
-std::string ncclDiagRemedy(const std::string& area, const std::string& text);
 
 }  // namespace pf::check

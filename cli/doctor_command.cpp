@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// `preflight doctor FILE... [-]`: reads NCCL / PyTorch / MPI logs, names the most likely causes with their
-// evidence (file:line) and fix, summarises what NCCL did, and with --confirm checks the cause on this node.
+// `preflight doctor DIR|FILE... [-]`: reads what a job left behind (NCCL / PyTorch / MPI logs and the artefacts of
+// doctor/artefacts/), names the most likely causes with their evidence (file:line) and fix, summarises what NCCL did,
+// puts every artefact's events on one timeline, and with --confirm checks the cause on this node.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "analysis.hpp"
+#include "artefacts/timeline.hpp"
+#include "artefacts/walk.hpp"
 #include "command.hpp"
 #include "common_options.hpp"
 #include "confirm.hpp"
@@ -30,9 +34,12 @@ class DoctorCommand final : public Command {
 
   void setup(CLI::App& app) override {
     app.add_option("files", files_,
-                   "log files to read ('-' = stdin; .gz and .zst are decompressed; a directory means every regular "
-                   "file in it, sorted by name); several inputs are read as one job")
+                   "a job's logs and artefacts ('-' = stdin; .gz and .zst are decompressed; a directory is walked, "
+                   "sub-directories too); each file is recognised by its content, all are read as one job")
         ->required();
+    app.add_option("--utc-offset", utcOffset_,
+                   "the nodes' local time zone as an offset from UTC (+02:00, -0500), for the timestamps NCCL, "
+                   "PyTorch, Slurm and syslog print without one (default: taken as UTC)");
     common_.addOutputs(app);
     common_.addStrict(app);
     common_.addEnvFile(app, "NCCL_SOCKET_IFNAME for --confirm");
@@ -50,13 +57,16 @@ class DoctorCommand final : public Command {
         "Reads NCCL INFO/WARN lines with any prefix (timestamps, torchrun [rankN]:, srun -l, Open MPI [1,N]<stdout>:,\n"
         "Kubernetes/Azure timestamps, ANSI colours), PyTorch tracebacks and watchdog messages, Open MPI and libfabric\n"
         "errors. Rules live in doctor/rules/<category>.json (docs/doctor-rules.md).\n"
-        "Inputs: plain, gzip (.gz) or zstd (.zst) files (recognised by their first bytes), '-' for stdin, or a\n"
-        "directory of per-rank logs (every regular file in it, sorted by name, not recursive). Each input is read\n"
-        "once in 4 MiB blocks, so memory stays bounded whatever the logs' size.\n"
+        "Inputs: a job's artefact folder (walked, sub-directories too) or files, plain, gzip (.gz) or zstd (.zst),\n"
+        "or '-' for stdin. Each file is recognised by its content: logs, Slurm outputs, kernel logs, NCCL DIAG and\n"
+        "RAS output (text, JSON), torchelastic error files, nccl-tests output; other files are listed as skipped.\n"
+        "Their events go on one timeline (clocks reconciled) with the first failure across them (docs/doctor.md).\n"
+        "Each input is read once in 4 MiB blocks, so memory stays bounded whatever the logs' size.\n"
         "Exit code: 0 nothing diagnosed (or only warnings, without --strict), 1 a problem was diagnosed, 2 unreadable\n"
         "input or bad rules.\n\n"
         "Examples:\n"
         "  preflight doctor slurm-1234.out\n"
+        "  preflight doctor job-4242/                  # everything the job left, file by file\n"
         "  preflight doctor logs/rank*.log --json diagnosis.json\n"
         "  preflight doctor logs/                      # every file in logs/, e.g. rank0.log.gz rank1.log.zst\n"
         "  kubectl logs trainer-0 | preflight doctor -\n"
@@ -74,13 +84,23 @@ class DoctorCommand final : public Command {
     doctor::Catalog catalog = rulesDir_.empty() ? doctor::builtinCatalog() : doctor::loadCatalogDir(rulesDir_);
     if (!forget_.empty()) catalog.reports = catalog.reports->without(forget_);
     if (std::count(files_.begin(), files_.end(), "-") > 1) throw UsageError("'-' (stdin) can be given only once");
-    const std::vector<std::string> paths = doctor::expandInputs(files_);
-    // One streaming pass over each input, in fixed-size blocks: memory does not grow with the logs' size.
+    const doctor::InputFiles walked = doctor::collectInputs(files_);
+    // One streaming pass over each input, in fixed-size blocks: memory does not grow with the logs' size. Each
+    // input's kind is recognised from its first bytes; its reader puts what it says on the job's timeline.
     Timer timer;
-    doctor::Analysis analysis = doctor::analyzeFiles(catalog, paths);
+    doctor::ArtefactSession artefacts(timelineOptions());
+    doctor::Analysis analysis =
+        doctor::analyzeFiles(catalog, walked.files, doctor::kDefaultBlockSize, artefacts.planner());
     report.phases.push_back({"analyze", timer.seconds()});
+    if (artefacts.inputs().empty()) {
+      std::string why;
+      for (const auto& s : artefacts.skipped()) why += fmt::format("\n  {}: {}", s.file, s.reason);
+      throw UsageError("no input could be read as a log or a known artefact:" + why +
+                       "\ngive the job's logs, Slurm outputs, kernel logs, ncclras output or torchelastic error files");
+    }
     if (confirm_) runConfirms(analysis);
     report.results = doctor::toResults(analysis);
+    report.results.push_back(artefacts.result(analysis, walked.skipped));
     report.context.end_time = utcNowIso8601();
     Json inputs = Json::array();
     for (const auto& f : files_) inputs.push_back(doctor::validUtf8(f));
@@ -112,8 +132,29 @@ class DoctorCommand final : public Command {
     }
   }
 
+  // "+02:00", "-0500", "+2" into minutes east of UTC.
+  doctor::TimelineOptions timelineOptions() const {
+    doctor::TimelineOptions o;
+    if (utcOffset_.empty()) return o;
+    const std::string& s = utcOffset_;
+    int h = 0, m = 0;
+    std::size_t i = (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    std::size_t digits = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && digits < 2)
+      h = h * 10 + (s[i++] - '0'), ++digits;
+    if (i < s.size() && s[i] == ':') ++i;
+    std::size_t mdigits = 0;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])) && mdigits < 2)
+      m = m * 10 + (s[i++] - '0'), ++mdigits;
+    if (digits == 0 || i != s.size() || h > 14 || m > 59 || (mdigits != 0 && mdigits != 2))
+      throw UsageError(fmt::format("--utc-offset '{}' is not an offset from UTC; write it as +02:00 or -0500", s));
+    o.localOffsetMin = (s[0] == '-' ? -1 : 1) * (h * 60 + m);
+    o.offsetGiven = true;
+    return o;
+  }
+
   std::vector<std::string> files_;
-  std::string rulesDir_, root_, forget_;
+  std::string rulesDir_, root_, forget_, utcOffset_;
   bool confirm_ = false;
   CommonOptions common_;
 };

@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "artefacts/artefact.hpp"
+#include "artefacts/head_source.hpp"
 #include "confirm.hpp"
 #include "log_scanner.hpp"
 #include "log_source.hpp"
@@ -204,19 +206,23 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
   // Failing lines for the per-rank analysis: diagnosis evidence that is not an INFO line (context such as
   // "NCCL_SOCKET_IFNAME set by environment" is evidence, not a failure), in input order. The analysis takes
   // the first one, or the earliest-stamped: each pattern kept both of its own, which covers every answer.
-  std::map<LineKey, const Evidence*> failing;
+  std::map<LineKey, std::pair<const Evidence*, const Rule*>> failing;
   for (const auto& d : found) {
     for (const auto& g : d.rule->groups)
       for (const auto& p : g)
         if (p.fact.empty()) {
           const PatternHits& h = hitsOf(p);
-          if (h.haveFail) failing.emplace(h.fail.first, &h.fail.second);
-          if (h.haveStampedFail) failing.emplace(h.stampedFail.first, &h.stampedFail.second);
-          if (h.haveBoundedFail) failing[h.boundedFail.first] = &h.boundedFail.second;  // with its time bounds
+          if (h.haveFail) failing.emplace(h.fail.first, std::make_pair(&h.fail.second, d.rule));
+          if (h.haveStampedFail) failing.emplace(h.stampedFail.first, std::make_pair(&h.stampedFail.second, d.rule));
+          if (h.haveBoundedFail)  // with its time bounds
+            failing[h.boundedFail.first] = std::make_pair(&h.boundedFail.second, d.rule);
         }
   }
   std::vector<Evidence> failures;
-  for (const auto& [k, e] : failing) failures.push_back(*e);
+  for (const auto& [k, e] : failing) {
+    failures.push_back(*e.first);
+    a.failingLines.push_back({*e.first, e.second});
+  }
   for (const auto& h : hits)
     for (const auto& [k, e] : h.first) noteLogSettings(e.text, a.settings);
   a.ranks = analyzeRanks(failures, scan.watchdog(), scan.info, scan.maxRank, scan.ranksSeen());
@@ -240,14 +246,26 @@ Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources, std
   return evaluate(catalog, scan);
 }
 
-Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& paths, std::size_t blockSize) {
+Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& paths, std::size_t blockSize,
+                      const InputPlanner& plan) {
   LogScanner scan(catalog);
   for (const auto& path : paths) {
-    auto bytes = openLog(path);
+    const std::string name = path == "-" ? "<stdin>" : path;
+    std::unique_ptr<ByteSource> bytes = openLog(path);
+    InputPlan p;
+    if (plan) {
+      auto head = std::make_unique<HeadSource>(std::move(bytes), kHeadBytes);
+      p = plan(name, head->head());
+      bytes = std::move(head);
+    }
     LineBlockReader reader(*bytes, blockSize);
-    scan.beginInput(path == "-" ? "<stdin>" : path);
-    for (std::string_view block; reader.next(block);) scan.block(block);
-    scan.endInput();
+    if (p.scan) scan.beginInput(name);
+    for (std::string_view block; reader.next(block);) {
+      if (p.scan) scan.block(block);
+      if (p.tap) p.tap(block);
+    }
+    if (p.scan) scan.endInput();
+    if (p.done) p.done();
   }
   return evaluate(catalog, scan);
 }

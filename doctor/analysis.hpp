@@ -8,10 +8,12 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -56,8 +58,15 @@ struct Diagnosis {
   std::string fixText() const;
 };
 
+/// A failing line of a diagnosis, with the rule that matched it (the cross-artefact timeline places it in time).
+struct FailingLine {
+  Evidence evidence;
+  const Rule* rule = nullptr;
+};
+
 struct Analysis {
   std::vector<Diagnosis> diagnoses;             ///< ranked: most likely cause first
+  std::vector<FailingLine> failingLines;        ///< per rule pattern its first and its earliest-stamped failing line
   std::vector<std::unique_ptr<Rule>> ownRules;  ///< the rules of similar-reports diagnoses (not in the catalog)
   InfoExtractor info;
   RankReport ranks;
@@ -69,9 +78,19 @@ struct Analysis {
 /// Analyses texts already in memory (tests, fuzzing), streamed in blocks of `blockSize` bytes like files.
 Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources, std::size_t blockSize = kDefaultBlockSize);
 
+/// What to do with one input, decided from its first (decompressed) bytes: whether the rules read it, and who
+/// else sees its blocks (the artefact readers, doctor/artefacts/). `done` runs after its last block.
+struct InputPlan {
+  bool scan = true;
+  std::function<void(std::string_view)> tap;
+  std::function<void()> done;
+};
+using InputPlanner = std::function<InputPlan(const std::string& name, std::string_view head)>;
+
 /// Analyses files ("-" = stdin; gzip and zstd decompressed on the fly) in one streaming pass each, as one job.
+/// `plan`, when given, sees each input's first kHeadBytes first and decides what reads it.
 /// @throws UsageError naming the file that cannot be read or decompressed.
 Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& paths,
-                      std::size_t blockSize = kDefaultBlockSize);
+                      std::size_t blockSize = kDefaultBlockSize, const InputPlanner& plan = {});
 
 }  // namespace pf::doctor

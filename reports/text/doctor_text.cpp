@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "doctor_artefacts_text.hpp"
 #include "pf/diagnosis.hpp"
 #include "text_view.hpp"
 
@@ -61,16 +62,21 @@ class DoctorText final : public TextView {
     std::string out;
     const Result* info = nullptr;
     const Result* ranks = nullptr;
+    const Result* artefacts = nullptr;
     int n = 0;
     for (const Result& r : report.results) {
       if (r.key == "doctor.info") info = &r;
       if (r.key == "doctor.ranks") ranks = &r;
+      if (r.key == "doctor.artefacts") artefacts = &r;
     }
     for (const Result& r : report.results)
       if (r.kind == Kind::kDiagnosis) ++n;
     if (n == 0 && info) {
       const DoctorInfo d = doctorInfoFromResult(*info);
-      out += fmt::format("No known failure found in {} lines ({} bytes).\n", d.input_lines, d.input_bytes);
+      // The rules found nothing; the other artefacts (a RAS report, DIAG lines) may still report a failure.
+      const bool artefactFailed = artefacts && artefacts->status == Status::kFail;
+      out += fmt::format("No known failure found in {} log lines ({} bytes){}.\n", d.input_lines, d.input_bytes,
+                         artefactFailed ? "; the artefacts below report one" : "");
     }
     int i = 0;
     for (const Result& r : report.results) {
@@ -104,6 +110,7 @@ class DoctorText final : public TextView {
     }
     if (info) out += infoText(*info, verbose);
     if (ranks) out += ranksText(*ranks, n > 0);
+    if (artefacts) out += doctorArtefactsText(*artefacts, verbose);
     return out;
   }
 

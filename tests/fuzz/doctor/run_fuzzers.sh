@@ -14,13 +14,13 @@ if [ "$mode" = build ]; then
   incs="-I$src/doctor -I$src/core/include"
   # The doctor sources are compiled once into objects shared by the three targets; an object newer than its
   # source and every doctor header is reused, so repeated ctest runs do not recompile.
-  newest_hdr=$(ls -t "$src"/doctor/*.hpp "$src"/doctor/flight_recorder/*.hpp | head -1)
+  newest_hdr=$(ls -t "$src"/doctor/*.hpp "$src"/doctor/flight_recorder/*.hpp "$src"/doctor/artefacts/*.hpp | head -1)
   # shellcheck disable=SC2086
   compile_objects "$cxx" "$flags" "$incs" "$out" "$newest_hdr" $sources
-  for t in normalizer analyze rules fr_pickle; do
+  for t in normalizer analyze rules fr_pickle artefacts; do
     "$cxx" $flags $incs "$src/tests/fuzz/doctor/fuzz_$t.cpp" $objs "$core" -lfmt -lz -lzstd -o "$out/fuzz_$t"
   done
-  echo "built fuzz_normalizer fuzz_analyze fuzz_rules fuzz_fr_pickle in $out"
+  echo "built fuzz_normalizer fuzz_analyze fuzz_rules fuzz_fr_pickle fuzz_artefacts in $out"
   exit 0
 fi
 fuzz_run_mode "$@"

@@ -142,4 +142,70 @@ check "second log: the cause refuted on this node exits 0" 0 $?
 grep -q "did not name" "$tmp/out"; check "--confirm does not say the log did not name NCCL_SOCKET_IFNAME" 1 $?
 grep -q "confirm: refuted - eth0 exists here (operstate up); NCCL_SOCKET_IFNAME=eth0 from the log" "$tmp/out"
 check "--confirm checks the log's NCCL_SOCKET_IFNAME" 0 $?
+
+# A job's artefact folder (tests/fixtures/doctor-artefacts/): every file recognised by its content, one timeline.
+job=$root/tests/fixtures/doctor-artefacts/sbatch-ib-hang
+"$pf" doctor "$job" --json "$tmp/job.json" > "$tmp/out" 2>&1; check "sbatch folder diagnosed" 1 $?
+grep -q "first failure: 2026-04-22T10:42:36.400000Z node3" "$tmp/out"; check "text names the first failure in time" 0 $?
+grep -q "not given: kernel logs of node2" "$tmp/out"; check "text says which kernel logs were not given" 0 $?
+"$py" - "$tmp/job.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = [r for r in d["results"] if r["key"] == "doctor.artefacts"][0]
+p = a["params"]
+kinds = sorted(i["kind"] for i in p["inputs"])
+assert kinds == ["kernel-log", "log", "ras-text", "slurm-output", "torchelastic-error"], kinds
+f = p["first_failure"]
+assert f["kind"] == "ib-link" and f["host"] == "node3" and f["time_utc"] == "2026-04-22T10:42:36.400000Z", f
+ib = [e for e in p["timeline"] if e["kind"] == "rule:ib-verbs.completion-error-12-retry"][0]
+assert ib["nic"] == "mlx5_3" and ib["peer"] == "10.0.0.2<47372>" and ib["time_utc"] == "2026-04-22T10:42:37.000000Z", ib
+assert [x["id"] for x in p["findings"]] == ["ras.collective_lagging"] and p["findings"][0]["rank"] == 3, p["findings"]
+assert any(n.startswith("torchelastic error files of ranks 0-2") for n in p["not_given"]), p["not_given"]
+assert a["status"] == "fail" and p["world_size"] == 4
+assert [s["file"].rsplit("/", 1)[1] for s in p["skipped"]] == ["README.md"], p["skipped"]
+PY
+check "json doctor.artefacts: kinds, first failure, NIC and peer, RAS finding, not given" 0 $?
+if [ -f "$root/tests/tools/validate_json.py" ]; then
+  "$py" "$root/tests/tools/validate_json.py" "$root/docs/result-schema.json" "$tmp/job.json" > "$tmp/v" 2>&1
+  check "artefact document validates against docs/result-schema.json" 0 $?
+fi
+"$pf" doctor "$root/tests/fixtures/doctor-artefacts/k8s-pod-logs" > "$tmp/out" 2>&1; check "pod-logs folder diagnosed" 1 $?
+grep -q "ras.dead_process host trainer-worker-1 rank 2" "$tmp/out"; check "RAS JSON names the dead rank" 0 $?
+grep -q "first failure: 2026-04-22T10:42:31.000000Z gpu 0000:3b:00" "$tmp/out"; check "Xid from dmesg -T first" 0 $?
+
+# An artefact alone can report the failure: a RAS status naming a dead rank, with no log at all.
+mkdir -p "$tmp/rasonly"; cp "$root/tests/fixtures/doctor-artefacts/k8s-pod-logs/ras-status.json" "$tmp/rasonly/"
+"$pf" doctor "$tmp/rasonly" > "$tmp/out" 2>&1; check "RAS status alone: a dead rank exits 1" 1 $?
+grep -q "the artefacts below report one" "$tmp/out"; check "text says the artefacts report the failure" 0 $?
+
+# Recognised by content, not name: an ncclras report named like a log, a torchelastic file named .txt.
+mkdir -p "$tmp/renamed"
+cp "$job/ncclras-10-45.txt" "$tmp/renamed/rank7.log"
+cp "$job/torchelastic/attempt_0/3/error.json" "$tmp/renamed/notes.txt"
+printf '\177ELF\002\001\001\000junk' > "$tmp/renamed/core.bin"
+"$pf" doctor "$tmp/renamed" --json "$tmp/r3.json" > "$tmp/out" 2>&1; check "renamed artefacts diagnosed" 1 $?
+"$py" - "$tmp/r3.json" <<'PY'
+import json, sys
+p = [r for r in json.load(open(sys.argv[1]))["results"] if r["key"] == "doctor.artefacts"][0]["params"]
+k = {i["file"].rsplit("/", 1)[1]: i["kind"] for i in p["inputs"]}
+assert k == {"rank7.log": "ras-text", "notes.txt": "torchelastic-error"}, k
+assert [s["file"].rsplit("/", 1)[1] for s in p["skipped"]] == ["core.bin"], p["skipped"]
+assert p["skipped"][0]["reason"].startswith("binary data"), p["skipped"]
+PY
+check "kinds by content; binary listed as skipped with its reason" 0 $?
+grep -q "skipped: .*core.bin - binary data" "$tmp/out"; check "text lists the skipped file" 0 $?
+
+# Only unreadable content: exit 2 naming it. A huge line without newline: read, no crash.
+"$pf" doctor "$tmp/renamed/core.bin" > "$tmp/out" 2>&1; check "only binary input exits 2" 2 $?
+grep -q "core.bin: binary data" "$tmp/out"; check "message names the binary input" 0 $?
+"$py" -c "import sys; sys.stdout.write('x' * (40 << 20) + ' srun: error: n1: task 1: Killed\nsrun: error: n2: task 2: Killed\n')" > "$tmp/huge.out"
+"$pf" doctor "$tmp/huge.out" --json "$tmp/h.json" > "$tmp/out" 2>&1; rc=$?
+[ $rc -le 1 ]; check "40 MiB line read without a crash" 0 $?
+"$pf" doctor "$tmp/clean.log" --utc-offset 2h > "$tmp/out" 2>&1; check "bad --utc-offset exits 2" 2 $?
+"$pf" doctor "$job" --utc-offset +02:00 --json "$tmp/tz.json" > /dev/null 2>&1
+"$py" -c "
+import json, sys
+p = [r for r in json.load(open(sys.argv[1]))['results'] if r['key'] == 'doctor.artefacts'][0]['params']
+assert p['first_failure']['time_utc'] == '2026-04-22T08:42:36.400000Z', p['first_failure']
+" "$tmp/tz.json"; check "--utc-offset converts local times" 0 $?
 exit $fail

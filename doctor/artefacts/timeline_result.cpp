@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The "doctor.artefacts" result (docs/doctor.md): the timeline across artefacts and its verdict.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "clock.hpp"
+#include "line_normalizer.hpp"
+#include "pf/json_field.hpp"
+#include "rule_catalog.hpp"
+#include "timeline.hpp"
+
+namespace pf::doctor {
+namespace {
+
+const char* trClock(Clock c) {
+  switch (c) {
+    case Clock::kUtc: return "utc";
+    case Clock::kWall: return "wall";
+    case Clock::kWallNoYear: return "wall-no-year";
+    case Clock::kBoot: return "boot";
+    case Clock::kNone: break;
+  }
+  return "none";
+}
+
+// The word after `mark` in an NCCL line ("hca mlx5_3", "from peer 10.0.0.4<47372>").
+std::string trWordAfter(const std::string& s, const char* mark) {
+  const std::size_t at = s.find(mark);
+  if (at == std::string::npos) return "";
+  const std::size_t b = at + std::char_traits<char>::length(mark);
+  return s.substr(b, s.find_first_of(" ,;)\r", b) - b);
+}
+
+// A diagnosis's failing line as an event: the rules decided it is a failure; its own stamp places it.
+TimelineEvent trFromLog(const FailingLine& fl) {
+  const Evidence& ev = fl.evidence;
+  TimelineEvent e;
+  e.stamp = ev.timestamp.empty() ? parseStamp(ev.text) : parseStamp(ev.timestamp);
+  e.host = ev.host;
+  e.rank = ev.rank;
+  e.kind = "rule:" + fl.rule->id;
+  e.consequence = fl.rule->consequence;
+  e.text = ev.text;
+  e.file = ev.file;
+  e.line = ev.line;
+  e.nic = trWordAfter(ev.text, "hca ");
+  if (e.nic.empty()) e.nic = trWordAfter(ev.text, "dev ");
+  e.peer = trWordAfter(ev.text, "from peer ");
+  if (e.peer.empty()) e.peer = trWordAfter(ev.text, "remoteGids");
+  return e;
+}
+
+Json trEvent(const OrderedEvent& o) {
+  const TimelineEvent& e = *o.event;
+  Json j = Json::object();
+  j["time_utc"] = o.utcUs ? Json(isoUtc(*o.utcUs)) : Json();
+  j["clock"] = trClock(e.stamp.clock);
+  // Every string here came from an artefact's bytes: made valid UTF-8, as JSON must be.
+  j["stamp"] = jsonOrNull(validUtf8(e.stamp.text));
+  j["host"] = jsonOrNull(validUtf8(e.host));
+  j["rank"] = e.rank < 0 ? Json() : Json(e.rank);
+  j["gpu"] = jsonOrNull(validUtf8(e.gpu));
+  j["nic"] = jsonOrNull(validUtf8(e.nic));
+  j["peer"] = jsonOrNull(validUtf8(e.peer));
+  j["kind"] = validUtf8(e.kind);
+  j["failure"] = e.failure;
+  j["consequence"] = e.consequence;
+  j["text"] = validUtf8(e.text);
+  j["file"] = validUtf8(e.file);
+  j["line"] = e.line == 0 ? Json() : Json(e.line);
+  return j;
+}
+
+}  // namespace
+
+Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput>& walkSkipped) {
+  if (!jobsFinished_) {
+    for (auto& [key, state] : jobStates_)
+      if (state) state->finish(out_);
+    jobsFinished_ = true;
+  }
+  std::vector<TimelineEvent> events = out_.events;
+  // A line both a reader and a rule took is one event: the reader's fields (GPU, anchored time), the rule's name.
+  std::map<std::pair<std::string, std::size_t>, std::size_t> placed;
+  for (std::size_t i = 0; i < events.size(); ++i)
+    if (events[i].line) placed.emplace(std::make_pair(events[i].file, events[i].line), i);
+  for (const auto& fl : a.failingLines) {
+    if (!fl.rule) continue;
+    TimelineEvent e = trFromLog(fl);
+    auto it = placed.find({e.file, e.line});
+    if (it == placed.end()) {
+      events.push_back(std::move(e));
+      continue;
+    }
+    TimelineEvent& had = events[it->second];
+    had.kind = e.kind;
+    had.consequence = e.consequence;
+    had.failure = true;
+    if (had.nic.empty()) had.nic = e.nic;
+    if (had.peer.empty()) had.peer = e.peer;
+    if (had.rank < 0) had.rank = e.rank;
+  }
+  std::vector<std::string> notes;
+  const std::vector<OrderedEvent> ordered = orderEvents(events, options_, notes);
+
+  // The first failure: the earliest failing event that is not a usual consequence of another; else the earliest.
+  const OrderedEvent* first = nullptr;
+  for (int pass = 0; pass < 3 && !first; ++pass)
+    for (const auto& o : ordered)
+      if (o.event->failure && (pass == 2 || o.utcUs) && (pass > 0 || !o.event->consequence)) {
+        first = &o;
+        break;
+      }
+  if (first && !first->utcUs)
+    notes.push_back(
+        "no failing event carries a time that can be compared: the first failure is the first in input "
+        "order");
+
+  // What was not given: kinds of artefact absent, and ranks a per-rank kind does not cover.
+  std::set<std::string> kinds;
+  for (const auto& in : inputs_) kinds.insert(in.kind);
+  std::vector<std::string> notGiven;
+  auto absent = [&](std::initializer_list<const char*> keys, const char* what) {
+    for (const char* k : keys)
+      if (kinds.count(k)) return;
+    notGiven.push_back(what);
+  };
+  absent({"kernel-log"}, "kernel logs (dmesg -T or journalctl -k of each node)");
+  absent({"ras-text", "ras-json"}, "NCCL RAS output (ncclras)");
+  absent({"torchelastic-error"}, "torchelastic error files (TORCHELASTIC_ERROR_FILE)");
+  absent({"flight-recorder"}, "Flight Recorder dumps (TORCH_FR_DUMP_TEMP_FILE)");
+  // Per-node artefacts: the hosts the logs name against the hosts those artefacts name.
+  std::set<std::string> jobHosts;
+  for (const auto& [who, p] : a.info.processes())
+    if (!p.host.empty()) jobHosts.insert(p.host);
+  for (const auto& [what, hosts] : out_.hostCoverage) {
+    std::vector<std::string> missing;
+    for (const auto& h : jobHosts)
+      if (!hosts.count(h)) missing.push_back(h);
+    if (!missing.empty() && missing.size() <= 32)
+      notGiven.push_back(fmt::format("{} of {} (none of those given names {})", what, fmt::join(missing, ", "),
+                                     missing.size() == 1 ? "it" : "them"));
+    else if (!missing.empty())
+      notGiven.push_back(fmt::format("{} of {} of the {} hosts the logs name", what, missing.size(), jobHosts.size()));
+  }
+  const int world = std::max(out_.worldSize, a.ranks.worldSize);
+  for (const auto& [what, ranks] : out_.coverage) {
+    if (world <= 0) continue;
+    std::vector<int> missing;
+    for (int r = 0; r < world && r < 1000000; ++r)
+      if (!ranks.count(r)) missing.push_back(r);
+    if (!missing.empty())
+      notGiven.push_back(fmt::format(
+          "{} of ranks {} ({} of {} ranks{})", what, rankRanges(missing), missing.size(), world,
+          what == "torchelastic error files" ? "; torchelastic writes one only for a rank whose process raised" : ""));
+  }
+
+  Result r;
+  r.key = "doctor.artefacts";
+  r.kind = Kind::kDoctor;
+  Json inputs = Json::array(), skipped = Json::array(), findings = Json::array(), timeline = Json::array();
+  for (const auto& in : inputs_)
+    inputs.push_back({{"file", in.file}, {"kind", in.kind}, {"description", in.description}});
+  for (const std::vector<SkippedInput>* list : {&walkSkipped, &std::as_const(skipped_)})
+    for (const auto& s : *list) skipped.push_back({{"file", validUtf8(s.file)}, {"reason", validUtf8(s.reason)}});
+  bool fail = false;
+  for (const auto& f : out_.findings) {
+    fail = fail || f.fail;
+    findings.push_back({{"id", validUtf8(f.id)},
+                        {"status", f.fail ? "fail" : "warn"},
+                        {"host", jsonOrNull(validUtf8(f.host))},
+                        {"rank", f.rank < 0 ? Json() : Json(f.rank)},
+                        {"message", validUtf8(f.message)},
+                        {"remedy", validUtf8(f.remedy)},
+                        {"file", validUtf8(f.file)},
+                        {"line", f.line == 0 ? Json() : Json(f.line)},
+                        {"text", validUtf8(f.text)}});
+    r.evidence.push_back(
+        {validUtf8(f.id), validUtf8(f.text), "", validUtf8(f.line ? f.file + ":" + std::to_string(f.line) : f.file)});
+  }
+  for (const auto& o : ordered) {
+    if (timeline.size() >= options_.maxEvents && &o != first) continue;
+    timeline.push_back(trEvent(o));
+  }
+  for (auto* list : {&notGiven, &notes})
+    for (auto& n : *list) n = validUtf8(n);
+  r.params = {{"inputs", inputs},
+              {"skipped", skipped},
+              {"first_failure", first ? trEvent(*first) : Json()},
+              {"timeline", timeline},
+              {"findings", findings},
+              {"not_given", notGiven},
+              {"clock_notes", notes},
+              {"world_size", world > 0 ? Json(world) : Json()}};
+  r.metrics = {{"files_read", inputs_.size()},
+               {"files_skipped", skipped.size()},
+               {"events", ordered.size()},
+               {"findings", out_.findings.size()}};
+  r.status = fail ? Status::kFail : (!findings.empty() || !skipped.empty()) ? Status::kWarn : Status::kPass;
+  if (first) {
+    const TimelineEvent& e = *first->event;
+    r.message = validUtf8(fmt::format(
+        "first failure across {} artefact file{}: {}:{}{}{}", inputs_.size(), inputs_.size() == 1 ? "" : "s", e.file,
+        e.line, e.host.empty() ? "" : " host " + e.host, e.rank < 0 ? "" : fmt::format(" rank {}", e.rank)));
+    r.host = validUtf8(e.host);
+    r.rank = e.rank;
+  } else {
+    r.message = fmt::format("{} artefact file{} read; no failure placed in time", inputs_.size(),
+                            inputs_.size() == 1 ? "" : "s");
+  }
+  for (const auto& f : out_.findings)
+    if (f.fail && r.remedy.empty()) r.remedy = validUtf8(f.remedy);
+  return r;
+}
+
+}  // namespace pf::doctor
