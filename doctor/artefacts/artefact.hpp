@@ -87,6 +87,9 @@ struct ArtefactOut {
   /// Hosts each kind of per-node artefact names ("kernel logs": {"node3"}).
   std::vector<std::pair<std::string, std::set<std::string>>> hostCoverage;
   int worldSize = -1;  ///< the largest communicator size an artefact named (RAS), -1 unknown
+  /// What only one kind can say, by section name ("flight_recorder": its cross-rank analysis). Each section is an
+  /// object with `title` and `lines` (the text report prints them) besides its own fields (the JSON keeps them).
+  Json sections = Json::object();
   void cover(const std::string& what, int rank);
   void coverHost(const std::string& what, const std::string& host);
 };

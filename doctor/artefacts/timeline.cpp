@@ -39,18 +39,6 @@ InputPlanner ArtefactSession::planner() {
   };
 }
 
-std::string rankRanges(const std::vector<int>& ranks) {
-  std::string out;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ", ";
-    out += j == i ? std::to_string(ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 namespace {
 
 // The year for a month and day printed without one: the year that puts it nearest to a full date seen elsewhere

@@ -70,7 +70,4 @@ struct OrderedEvent {
 std::vector<OrderedEvent> orderEvents(const std::vector<TimelineEvent>& events, const TimelineOptions& o,
                                       std::vector<std::string>& notes);
 
-/// "0-2, 5, 7-9".
-std::string rankRanges(const std::vector<int>& ranks);
-
 }  // namespace pf::doctor

@@ -198,7 +198,8 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
               {"findings", findings},
               {"not_given", notGiven},
               {"clock_notes", notes},
-              {"world_size", world > 0 ? Json(world) : Json()}};
+              {"world_size", world > 0 ? Json(world) : Json()},
+              {"sections", out_.sections}};
   r.metrics = {{"files_read", inputs_.size()},
                {"files_skipped", skipped.size()},
                {"events", ordered.size()},

@@ -32,6 +32,16 @@ std::string daEvent(const Json& e) {
 
 }  // namespace
 
+std::string doctorArtefactsLead(const Result& r) {
+  std::string out;
+  if (!r.params.contains("findings")) return out;
+  for (const Json& f : r.params["findings"])
+    if (daStr(f, "id").rfind("flight_recorder.", 0) == 0 && daStr(f, "status") == "fail")
+      out += fmt::format("Flight Recorder: {}\n   fix: {}\n   (its frames and groups: Artefacts, below)\n\n",
+                         daStr(f, "message"), daStr(f, "remedy"));
+  return out;
+}
+
 std::string doctorArtefactsText(const Result& r, bool verbose) {
   const Json& p = r.params;
   if (!p.contains("inputs")) return {};
@@ -60,6 +70,13 @@ std::string doctorArtefactsText(const Result& r, bool verbose) {
     out += fmt::format("  [{}] {}{}: {}  ({})\n", daStr(f, "status"), daStr(f, "id"), who, daStr(f, "message"), where);
     out += fmt::format("     fix: {}\n", daStr(f, "remedy"));
   }
+  if (p.contains("sections") && p["sections"].is_object())
+    for (const auto& [name, sec] : p["sections"].items()) {
+      if (!sec.is_object() || !sec.contains("lines")) continue;
+      out += fmt::format("  {}:\n", sec.contains("title") ? daStr(sec, "title") : name);
+      for (const Json& l : sec["lines"])
+        if (l.is_string()) out += "    " + l.get<std::string>() + "\n";
+    }
   for (const Json& n : p["not_given"]) out += fmt::format("  not given: {}\n", n.get<std::string>());
   for (const Json& n : p["clock_notes"]) out += fmt::format("  clocks: {}\n", n.get<std::string>());
   return out;

@@ -15,4 +15,8 @@ namespace pf::reports {
 /// The section's text ("" when the result holds nothing to say). `verbose` shows the whole kept timeline.
 std::string doctorArtefactsText(const Result& r, bool verbose);
 
+/// What leads the doctor's text before the diagnoses: a failing Flight Recorder verdict (the rank and the
+/// collective), "" when there is none.
+std::string doctorArtefactsLead(const Result& r);
+
 }  // namespace pf::reports

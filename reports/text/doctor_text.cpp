@@ -78,6 +78,8 @@ class DoctorText final : public TextView {
       out += fmt::format("No known failure found in {} log lines ({} bytes){}.\n", d.input_lines, d.input_bytes,
                          artefactFailed ? "; the artefacts below report one" : "");
     }
+    // The Flight Recorder names the rank and the collective a hang is about, which no log line does: it leads.
+    if (artefacts) out += doctorArtefactsLead(*artefacts);
     int i = 0;
     for (const Result& r : report.results) {
       if (r.kind != Kind::kDiagnosis) continue;
