@@ -62,12 +62,13 @@ def diagnose(log, thread):
 
 for part in args.parts:
     cases = [json.loads(l) for l in open(part) if l.strip()]
-    first = top2 = none = rules_first = rules_top2 = 0
+    first = top2 = none = rules_first = rules_top2 = errors = 0
     per = collections.defaultdict(lambda: [0, 0])
     misses = []
     for c in cases:
         cats, rules_only = diagnose(c["log_excerpt"], thread_of(c))
-        if cats is None:
+        if cats is None:  # the doctor refused the input: a miss, and counted so that it cannot pass unseen
+            errors += 1
             misses.append((c["id"], c["category"], rules_only))
             continue
         ok1 = bool(cats) and cats[0] == c["category"]
@@ -83,7 +84,8 @@ for part in args.parts:
             misses.append((c["id"], c["category"], ",".join(cats[:3]) or "no diagnosis"))
     n = len(cases)
     print(f"{os.path.basename(part)}: {n} cases; right first {first} ({100 * first / n:.0f}%), "
-          f"in the top two {top2} ({100 * top2 / n:.0f}%), no diagnosis {none}")
+          f"in the top two {top2} ({100 * top2 / n:.0f}%), no diagnosis {none}"
+          + (f", refused by the doctor {errors} (--misses names them)" if errors else ""))
     print(f"  the rules alone (without the memory's similar-reports answers): right first {rules_first}, "
           f"in the top two {rules_top2}")
     print("  per category (right first / cases): " +

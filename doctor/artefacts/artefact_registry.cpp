@@ -90,9 +90,10 @@ bool looksLikeJsonDocument(std::string_view head) {
     while (j < head.size() && (head[j] == ' ' || head[j] == '\r' || head[j] == '\n')) ++j;
     if (first.size() > 1 && first.back() == '}' && j < head.size() && head[j] == '{') return false;
   }
-  // A whole JSON value, or one cut off by the end of the head (a larger file, or a truncated one).
+  // A whole JSON value, or one cut off by the end of the head (a larger file, or a truncated one). Strict: text
+  // after the value makes it a log that starts like JSON, as NCCL's lines do without a host prefix ("[0] misc/...").
   JsonPrefixCheck check;
-  if (Json::sax_parse(head.substr(i), &check, nlohmann::detail::input_format_t::json, false)) return true;
+  if (Json::sax_parse(head.substr(i), &check, nlohmann::detail::input_format_t::json, true)) return true;
   return check.errorAt >= head.size() - i;
 }
 

@@ -90,6 +90,11 @@ TEST(ArtefactKinds, RecognisedByContentNotName) {
   // JSON lines (structured logging) are a log; one JSON document of no known shape is not.
   EXPECT_EQ(kindOf("{\"msg\": \"a\"}\n{\"msg\": \"b\"}\n"), "log");
   EXPECT_EQ(kindOf("{\n  \"lr\": 0.1,\n  \"epochs\": 3\n}\n").substr(0, 24), "skipped: a JSON document");
+  // NCCL's lines without the host prefix start like a JSON array ("[0]"): text after the value makes it a log.
+  EXPECT_EQ(kindOf("[0] misc/socket.cc:71 NCCL WARN socketProgress: Connection closed by remote peer\n"
+                   "[0] NCCL INFO misc/socket.cc:80 -> 6\n"),
+            "log");
+  EXPECT_EQ(kindOf("[1, 2]\n").substr(0, 24), "skipped: a JSON document");
   EXPECT_EQ(kindOf("# Job 4242\n\n| file | what |\n|---|---|\n"),
             "skipped: a Markdown document (notes beside the artefacts, not a log)");
   EXPECT_EQ(kindOf("# Job 4242\nsrun: error: n1: task 1: Killed\n```\n").substr(0, 30),
