@@ -264,8 +264,12 @@ Json buildPlan(const PlanInput& in) {
   out["best_cap_mb"] = bestMb;
   out["best_cap_gain"] = gain;
   out["band_at_caps"] = band;
-  // A change is worth recommending only when its predicted gain is larger than the model's own uncertainty.
-  out["recommend_cap"] = bestMb != w.bucketCapMb && gain > band ? Json(bestMb) : Json();
+  // A change is worth recommending only when its predicted gain is larger than the model's own uncertainty and
+  // than what a training step varies by from one repeat to the next (a gain of a fraction of a percent could not
+  // be seen in a measurement, so it is not advice).
+  constexpr double kMinCapGain = 0.02;
+  out["min_cap_gain"] = kMinCapGain;
+  out["recommend_cap"] = bestMb != w.bucketCapMb && gain > std::max(band, kMinCapGain) ? Json(bestMb) : Json();
 
   Json sizes = Json::array();
   for (double s : in.sizes)

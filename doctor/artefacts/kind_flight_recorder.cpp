@@ -114,14 +114,29 @@ class FlightRecorderReader final : public DocumentReader {
   FlightRecorderState& state_;
 };
 
+class SoloFlightRecorderReader final : public ArtefactReader {
+ public:
+  explicit SoloFlightRecorderReader(const std::string& file) : reader_(file, state_) {}
+  void block(std::string_view text) override { reader_.block(text); }
+  void finish(ArtefactOut& out) override {
+    reader_.finish(out);
+    state_.finish(out);
+  }
+
+ private:
+  FlightRecorderState state_;
+  FlightRecorderReader reader_;
+};
+
 class FlightRecorderKind final : public ArtefactKind {
  public:
   std::string description() const override { return "PyTorch Flight Recorder dump (TORCH_FR_DUMP_TEMP_FILE)"; }
   // Above the JSON document kinds (50): a dump's JSON form names the recorder's own keys.
   int recognise(std::string_view head) const override { return fr::looksLikeDump(head) ? 60 : 0; }
+  // One dump alone (the session always reads a job's dumps together through jobState(); a caller that opens one
+  // file gets that rank's analysis on its own).
   std::unique_ptr<ArtefactReader> open(const std::string& file) const override {
-    // Only reached without a job state, which this kind always has.
-    throw UsageError(fmt::format("'{}': a Flight Recorder dump is read with the job's other dumps", file));
+    return std::make_unique<SoloFlightRecorderReader>(file);
   }
   std::unique_ptr<ArtefactJobState> jobState() const override { return std::make_unique<FlightRecorderState>(); }
   std::unique_ptr<ArtefactReader> openInJob(const std::string& file, ArtefactJobState& state) const override {

@@ -157,7 +157,7 @@ kinds = sorted(i["kind"] for i in p["inputs"])
 assert kinds == ["kernel-log", "log", "ras-text", "slurm-output", "torchelastic-error"], kinds
 f = p["first_failure"]
 assert f["kind"] == "ib-link" and f["host"] == "node3" and f["time_utc"] == "2026-04-22T10:42:36.400000Z", f
-ib = [e for e in p["timeline"] if e["kind"] == "rule:ib-verbs.completion-error-12-retry"][0]
+ib = [e for e in p["timeline"] if e["kind"] == "rule:ib-verbs.completion-error-12-ib-link"][0]
 assert ib["nic"] == "mlx5_3" and ib["peer"] == "10.0.0.2<47372>" and ib["time_utc"] == "2026-04-22T10:42:37.000000Z", ib
 assert [x["id"] for x in p["findings"]] == ["ras.collective_lagging"] and p["findings"][0]["rank"] == 3, p["findings"]
 assert any(n.startswith("torchelastic error files of ranks 0-2") for n in p["not_given"]), p["not_given"]

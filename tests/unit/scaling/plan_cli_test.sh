@@ -41,7 +41,11 @@ assert all(row["bound"] for row in r["rows"]), "profile-only rows are bounds"
 assert r["params"]["workload"]["parallelism"] == "fsdp"
 assert [c["collective"] for c in r["rows"][1]["collectives"]] == ["all_gather", "all_gather", "reduce_scatter"]
 assert len(r["metrics"]["sizes"]) == 12 and r["metrics"]["nodes_at_target"] is not None
+# A bucket cap that gains a fraction of a percent is no advice (the README's example once recommended one).
+m = r["metrics"]
+assert m["best_cap_gain"] < m["min_cap_gain"] and m["recommend_cap"] is None, (m["best_cap_gain"], m["recommend_cap"])
 PY
+grep -q "No change recommended" out.txt || fail "a cap gaining under 2% is not recommended: $(grep -i recommend out.txt)"
 for fmt in html md; do
   "$pf" plan --workload llama3-8b --profile azure-nd-h100-v5 --nodes 1,2,4 --format $fmt --output plan.$fmt \
     >/dev/null 2>err.txt || fail "--format $fmt exited $?"
