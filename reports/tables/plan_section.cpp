@@ -116,8 +116,7 @@ Section planSection(const Result& plan) {
         m["recommend_cap"].is_null()
             ? fmt::format("No change recommended: the best cap ({:g} MiB) gains {:.1f}%, not more than the model's "
                           "band ({:.1f}%) or {:.0f}%.",
-                          m["best_cap_mb"].get<double>(), 100 * gain, 100 * bandRel,
-                          100 * m.value("min_cap_gain", 0.0))
+                          m["best_cap_mb"].get<double>(), 100 * gain, 100 * bandRel, 100 * m.value("min_cap_gain", 0.0))
             : fmt::format("Recommended: bucket_cap_mb = {:g} (predicted {:.1f}% faster, beyond the {:.1f}% band).",
                           m["recommend_cap"].get<double>(), 100 * gain, 100 * bandRel));
     sec.tables.push_back(std::move(k));
