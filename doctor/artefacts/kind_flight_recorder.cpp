@@ -51,7 +51,7 @@ std::string frRemedy(fr::VerdictKind k) {
 class FlightRecorderState final : public ArtefactJobState {
  public:
   void add(fr::Dump d) { dumps_.push_back(std::move(d)); }
-  void refuse(const std::string& file, const std::string& why) { refused_.push_back(file + ": " + why); }
+  void refuse(const std::string& file, const std::string& why) { refused_.emplace_back(file, why); }
 
   void finish(ArtefactOut& out) override {
     if (dumps_.empty() && refused_.empty()) return;
@@ -59,11 +59,15 @@ class FlightRecorderState final : public ArtefactJobState {
     for (int r : rep.ranksGiven) out.cover("Flight Recorder dumps", r);
     if (rep.worldSize > out.worldSize) out.worldSize = rep.worldSize;
     std::vector<std::string> lines = rep.lines();
-    for (const auto& why : refused_) lines.push_back("  not read: " + why);
+    Json refused = Json::array();
+    for (const auto& [file, why] : refused_) {
+      lines.push_back("  not read: " + why);
+      refused.push_back({{"file", file}, {"reason", why}});
+    }
     Json section = rep.toJson();
     section["title"] = "Flight Recorder";
     section["lines"] = lines;
-    section["refused"] = refused_;
+    section["refused"] = std::move(refused);
     out.sections["flight_recorder"] = std::move(section);
 
     const fr::Headline& h = rep.headline;
@@ -80,7 +84,7 @@ class FlightRecorderState final : public ArtefactJobState {
       f.text = h.culpritCall;
       out.findings.push_back(std::move(f));
     }
-    for (const auto& why : refused_) {
+    for (const auto& [file, why] : refused_) {
       ArtefactFinding f;
       f.id = "flight_recorder.unreadable_dump";
       f.fail = false;
@@ -88,14 +92,14 @@ class FlightRecorderState final : public ArtefactJobState {
       f.remedy =
           "give the dump as PyTorch wrote it (pickle or JSON); a dump cut short means its rank died while "
           "writing it";
-      f.file = why.substr(0, why.find(": "));
+      f.file = file;
       out.findings.push_back(std::move(f));
     }
   }
 
  private:
   std::vector<fr::Dump> dumps_;
-  std::vector<std::string> refused_;
+  std::vector<std::pair<std::string, std::string>> refused_;  // file, the reader's reason
 };
 
 class FlightRecorderReader final : public DocumentReader {

@@ -78,6 +78,22 @@ Json trEvent(const OrderedEvent& o) {
   return j;
 }
 
+// A kind's section, every string made valid UTF-8: file names and dump contents are bytes, JSON is UTF-8.
+Json trValidStrings(const Json& j) {
+  if (j.is_string()) return validUtf8(j.get<std::string>());
+  if (j.is_array()) {
+    Json out = Json::array();
+    for (const Json& x : j) out.push_back(trValidStrings(x));
+    return out;
+  }
+  if (j.is_object()) {
+    Json out = Json::object();
+    for (const auto& [k, v] : j.items()) out[validUtf8(k)] = trValidStrings(v);
+    return out;
+  }
+  return j;
+}
+
 }  // namespace
 
 Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput>& walkSkipped) {
@@ -167,7 +183,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   r.kind = Kind::kDoctor;
   Json inputs = Json::array(), skipped = Json::array(), findings = Json::array(), timeline = Json::array();
   for (const auto& in : inputs_)
-    inputs.push_back({{"file", in.file}, {"kind", in.kind}, {"description", in.description}});
+    inputs.push_back({{"file", validUtf8(in.file)}, {"kind", in.kind}, {"description", in.description}});
   for (const std::vector<SkippedInput>* list : {&walkSkipped, &std::as_const(skipped_)})
     for (const auto& s : *list) skipped.push_back({{"file", validUtf8(s.file)}, {"reason", validUtf8(s.reason)}});
   bool fail = false;
@@ -199,7 +215,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
               {"not_given", notGiven},
               {"clock_notes", notes},
               {"world_size", world > 0 ? Json(world) : Json()},
-              {"sections", out_.sections}};
+              {"sections", trValidStrings(out_.sections)}};
   r.metrics = {{"files_read", inputs_.size()},
                {"files_skipped", skipped.size()},
                {"events", ordered.size()},

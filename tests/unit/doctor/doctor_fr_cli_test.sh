@@ -60,4 +60,10 @@ printf '\200\002}q\000(X\007\000\000\000entriesq\001cos\nsystem\nq\002X\002\000\
 [ $rc -le 1 ]; check "hostile dump: no crash, no usage error" 0 $?
 grep -q "not read: .*rank_2" "$tmp/hostile.txt"; check "hostile dump: refused and named" 0 $?
 grep -q "missing-rank: dumps of rank 2 not given" "$tmp/hostile.txt"; check "hostile dump: its rank counted as not given" 0 $?
+# A file name that is not UTF-8 (bytes, as Linux allows) still gives a JSON document: names are made valid UTF-8.
+mkdir -p "$tmp/bytes"
+cp "$fx/skip_allreduce"/rank_0 "$fx/skip_allreduce"/rank_1 "$fx/skip_allreduce"/rank_3 "$tmp/bytes/"
+cp "$fx/skip_allreduce"/rank_2 "$tmp/bytes/$(printf 'r\377ank_2')"
+"$pf" doctor "$tmp/bytes" --json "$tmp/bytes.json" > "$tmp/bytes.txt" 2>&1; check "non-UTF-8 file name: exit code" 1 $?
+"$py" -c "import json, sys; json.load(open(sys.argv[1]))" "$tmp/bytes.json"; check "non-UTF-8 file name: valid JSON" 0 $?
 exit $fail
