@@ -82,6 +82,9 @@ struct Report {
 /// Matches the dumps (one per rank; a second dump of the same rank replaces nothing and is noted).
 Report analyse(const std::vector<Dump>& dumps);
 
+/// Sizes as the recorder's lists print them, "[[1024], [8, 8]]" (fr_trace writes them the same way).
+std::string sizesText(const std::vector<std::vector<std::int64_t>>& s);
+
 /// The headline as one sentence (its `summary` when set).
 std::string summaryOf(const Headline& h);
 

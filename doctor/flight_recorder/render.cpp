@@ -7,6 +7,17 @@
 #include "flight_recorder/analysis.hpp"
 
 namespace pf::doctor::fr {
+
+std::string sizesText(const std::vector<std::vector<std::int64_t>>& s) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    out += i ? ", [" : "[";
+    for (std::size_t k = 0; k < s[i].size(); ++k) out += (k ? ", " : "") + std::to_string(s[i][k]);
+    out += "]";
+  }
+  return out + "]";
+}
+
 namespace {
 
 std::string ranksText(const std::vector<int>& ranks) {
@@ -20,27 +31,18 @@ std::string ranksText(const std::vector<int>& ranks) {
 
 std::string plural(const std::vector<int>& ranks) { return ranks.size() == 1 ? "rank " : "ranks "; }
 
-std::string sizes(const std::vector<std::vector<std::int64_t>>& s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    out += i ? ", [" : "[";
-    for (std::size_t k = 0; k < s[i].size(); ++k) out += (k ? ", " : "") + std::to_string(s[i][k]);
-    out += "]";
-  }
-  return out + "]";
-}
-
 // "seq 3 gloo:all_reduce in group 0 (default_pg)", with the input sizes unless `withSizes` is false.
 std::string where(const Headline& h, bool withSizes = true) {
   return std::string(h.p2p ? "p2p seq " : "seq ") + std::to_string(h.seq) + " " + h.op + " in group " + h.pg +
-         (h.pgDesc.empty() ? "" : " (" + h.pgDesc + ")") + (withSizes ? ", input sizes " + sizes(h.inputSizes) : "");
+         (h.pgDesc.empty() ? "" : " (" + h.pgDesc + ")") +
+         (withSizes ? ", input sizes " + sizesText(h.inputSizes) : "");
 }
 
 // The majority's value of a mismatched field, as the culprit's is written (Headline::culpritValue).
 std::string referenceValue(const Headline& h) {
   if (h.field == "operation") return h.op;
-  if (h.field == "input sizes") return sizes(h.inputSizes);
-  if (h.field == "output sizes") return sizes(h.outputSizes);
+  if (h.field == "input sizes") return sizesText(h.inputSizes);
+  if (h.field == "output sizes") return sizesText(h.outputSizes);
   std::string in, out;
   for (const auto& d : h.inputDtypes) in += (in.empty() ? "" : ", ") + d;
   for (const auto& d : h.outputDtypes) out += (out.empty() ? "" : ", ") + d;

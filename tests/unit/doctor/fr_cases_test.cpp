@@ -65,16 +65,6 @@ FrTraceFacts frTraceFacts(const std::string& name) {
   return f;
 }
 
-std::string sizesText(const std::vector<std::vector<std::int64_t>>& s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    out += i ? ", [" : "[";
-    for (std::size_t k = 0; k < s[i].size(); ++k) out += (k ? ", " : "") + std::to_string(s[i][k]);
-    out += "]";
-  }
-  return out + "]";
-}
-
 TEST(FrCases, SkippedAllReduceNamesTheRankThatNeverReachedIt) {
   const Report r = analyse(dumpsOf("skip_allreduce"));
   const Headline& h = r.headline;
