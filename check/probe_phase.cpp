@@ -8,6 +8,7 @@
 #include "probe_phase.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -35,20 +36,82 @@ Finding toFinding(const Result& r, const std::string& check) {
   return f;
 }
 
+DeclaredExpect declaredOf(const probes::NodeProfile& p) {
+  return {p.expect.pairBusbwGbs, p.expect.allreduceBusbwGbs, p.origin, ""};
+}
+
 }  // namespace
+
+void applyDeclared(const DeclaredExpect& d, Thresholds& limits) {
+  // Declared expectations replace the derived ones; `derive = true` (or no [expect]) keeps today's derivation.
+  if (d.pairBusbwGbs) {
+    limits.pairs.declaredBwGbps = d.pairBusbwGbs;
+    limits.pairs.declaredSource = d.source;
+  }
+  if (d.allreduceBusbwGbs) {
+    limits.allreduce.declaredBusbwGbps = d.allreduceBusbwGbs;
+    limits.allreduce.declaredSource = d.source;
+  }
+}
 
 std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& spec, Thresholds& limits) {
   auto p = std::make_shared<const probes::NodeProfile>(probes::resolveProfile(spec));
-  // Declared expectations replace the derived ones; `derive = true` (or no [expect]) keeps today's derivation.
-  if (p->expect.pairBusbwGbs) {
-    limits.pairs.declaredBwGbps = p->expect.pairBusbwGbs;
-    limits.pairs.declaredSource = p->origin;
-  }
-  if (p->expect.allreduceBusbwGbs) {
-    limits.allreduce.declaredBusbwGbps = p->expect.allreduceBusbwGbs;
-    limits.allreduce.declaredSource = p->origin;
-  }
+  applyDeclared(declaredOf(*p), limits);  // "auto" declares nothing yet: the nodes pick in the probe phase
   return p;
+}
+
+std::string pickJson(const std::string& host, const probes::NodeProfile& picked) {
+  auto figure = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
+  return Json{{"host", host},
+              {"profile", picked.noneFits.empty() ? picked.origin : std::string("none")},
+              {"pair", figure(picked.expect.pairBusbwGbs)},
+              {"allreduce", figure(picked.expect.allreduceBusbwGbs)}}
+      .dump();
+}
+
+DeclaredExpect agreeDeclared(const std::vector<std::string>& picks) {
+  std::map<std::string, Json> byHost;  // one entry per node (its ranks picked alike), in host order
+  for (const auto& p : picks) {
+    Json j = Json::parse(p);
+    byHost.emplace(j.at("host").get<std::string>(), std::move(j));
+  }
+  DeclaredExpect d;
+  std::map<std::string, int> usedBy;  // profile -> nodes, when a figure applies (then every node declares it)
+  std::vector<std::string> notes;
+  auto agree = [&](const char* key, const char* name, std::optional<double>& out) {
+    std::vector<std::string> with, without;
+    double lowest = 0;
+    for (const auto& [host, j] : byHost) {
+      const std::string who = fmt::format("{} ({})", host, j.at("profile").get<std::string>());
+      if (j.at(key).is_null()) {
+        without.push_back(who);
+      } else {
+        const double v = j.at(key).get<double>();
+        lowest = with.empty() ? v : std::min(lowest, v);
+        with.push_back(who);
+      }
+    }
+    if (with.empty()) return;
+    if (!without.empty()) {
+      notes.push_back(fmt::format("expect.{} is declared by {} but not by {}: it is derived, as without a profile",
+                                  name, fmt::join(with, ", "), fmt::join(without, ", ")));
+      return;
+    }
+    out = lowest;
+  };
+  agree("pair", "pair_busbw_gbs", d.pairBusbwGbs);
+  agree("allreduce", "allreduce_busbw_gbs", d.allreduceBusbwGbs);
+  if (d.pairBusbwGbs || d.allreduceBusbwGbs)
+    for (const auto& [host, j] : byHost) ++usedBy[j.at("profile").get<std::string>()];
+  if (usedBy.size() == 1) {
+    d.source = usedBy.begin()->first + ", picked by --profile auto on every node";
+  } else if (!usedBy.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [profile, nodes] : usedBy) parts.push_back(fmt::format("{} on {} node(s)", profile, nodes));
+    d.source = fmt::format("the lowest of {}, picked by --profile auto", fmt::join(parts, ", "));
+  }
+  d.note = fmt::format("{}", fmt::join(notes, "; "));
+  return d;
 }
 
 void validateDcgmLevel(int level, bool noProbes) {
@@ -73,9 +136,15 @@ ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv& launcher, const Env
   opt.dcgmLevel = input.dcgmLevel;
   opt.firstOnNode = launcher.local_rank == 0;  // DCGM's diagnostic runs once per node
   std::vector<Result> local = probes::runProbes(view, opt);
-  if (input.profile)
-    local.push_back(probes::judgeNodeProfile(probes::readNodeFacts(view), *input.profile, opt.firstOnNode));
-  auto gathered = probes::gatherResults(boot, input.root.empty() ? hostName() : probes::nodeName(view), local);
+  const std::string host = input.root.empty() ? hostName() : probes::nodeName(view);
+  if (input.profile) {
+    const probes::NodeFacts facts = probes::readNodeFacts(view);
+    const probes::NodeProfile mine = probes::profileForNode(facts, *input.profile);
+    local.push_back(probes::judgeNodeProfile(facts, mine, opt.firstOnNode));
+    // --profile auto: the measured phases hold every rank to the same figures, so every rank learns every pick.
+    if (input.profile->autoPick) phase.declared = agreeDeclared(boot.allGather(pickJson(host, mine)));
+  }
+  auto gathered = probes::gatherResults(boot, host, local);
   if (boot.rank() != 0) return phase;
 
   // Several ranks on one node probe the same node: report a finding once per node, probe and message.

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include <filesystem>
+#include <iostream>
 
 #include "allreduce_verdict.hpp"
 #include "backend.hpp"
@@ -115,7 +116,7 @@ class CheckCommand final : public Command {
 
  private:
   int gate(Bootstrap& boot, const LauncherEnv& launcher, PairEngine* engine, const Invocation& inv) {
-    const check::Thresholds& limits = gate_.limits;
+    check::Thresholds limits = gate_.limits;  // --profile auto adds the picked profiles' [expect] below
     const Environment env = gate_.common.environment();
     RunReport report;
     report.context = gatherContext("check", inv, boot, launcher);
@@ -149,6 +150,10 @@ class CheckCommand final : public Command {
       for (Result& r : probes.results) report.results.push_back(std::move(r));
       findings.insert(findings.end(), probes.findings.begin(), probes.findings.end());
       links = probes.links;
+      check::applyDeclared(probes.declared, limits);
+      report.context.extra["thresholds"] = limits.toJson();
+      if (boot.rank() == 0 && !probes.declared.note.empty())
+        std::cerr << "preflight: --profile auto: " << probes.declared.note << "\n";
       report.phases.push_back({"probes", phase.seconds()});
       stream();
     }

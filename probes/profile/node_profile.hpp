@@ -44,6 +44,8 @@ struct NodeProfile {
   std::string pickedBy;   ///< `--profile auto`: which profile and why; empty otherwise
   bool autoPick = false;  ///< `--profile auto`: each node picks its built-in when it is judged
   std::string noneFits;   ///< `--profile auto` found none: what the node shows (then nothing is judged)
+  /// `--profile auto`: the profiles each node picks from (the built-ins, read once, not once per node).
+  std::vector<NodeProfile> candidates;
   struct {
     std::string name, description;
     std::vector<std::string> sources;  ///< "[tag] URL or repo path" per cited source
@@ -90,7 +92,8 @@ std::string profileToToml(const NodeProfile& p, const std::string& fromHost);
 
 /// Judges a node against a profile: result key "probe.profile" (kind probe), pass/warn/fail, one row per
 /// judged item {part, item, expected, found, status, source}, evidence and a remedy for each item that fails.
-/// @param announce with --profile auto, say on stderr which profile the node picked (once per node: its first rank)
+/// `profile` may be `--profile auto` (the node picks from its candidates here) or what pickProfile picked.
+/// @param announce for a picked profile, say on stderr which one the node picked (once per node: its first rank)
 Result judgeNodeProfile(const NodeFacts& facts, const NodeProfile& profile, bool announce = true);
 
 }  // namespace pf::probes

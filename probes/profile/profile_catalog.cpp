@@ -104,6 +104,7 @@ NodeProfile resolveProfile(const std::string& spec) {
     NodeProfile p;
     p.origin = "auto";
     p.autoPick = true;
+    p.candidates = builtinProfiles();
     return p;
   }
   throw UsageError(fmt::format(
@@ -128,12 +129,12 @@ std::string describeNode(const NodeFacts& f) {
                      rates.empty() ? "" : " (" + rates + ")", nics.roce, f.efaCount);
 }
 
-NodeProfile pickBuiltinProfile(const NodeFacts& f) {
+NodeProfile pickProfile(const NodeFacts& f, const std::vector<NodeProfile>& candidates) {
   std::vector<std::pair<NodeProfile, std::vector<std::string>>> fitting;
-  for (NodeProfile& p : builtinProfiles()) {
+  for (const NodeProfile& p : candidates) {
     if (p.match.criteria() == 0) continue;  // a profile that names no criteria is never picked
     std::vector<std::string> why;
-    if (profileFits(p.match, f, why)) fitting.emplace_back(std::move(p), std::move(why));
+    if (profileFits(p.match, f, why)) fitting.emplace_back(p, std::move(why));
   }
   std::stable_sort(fitting.begin(), fitting.end(),
                    [](const auto& a, const auto& b) { return a.first.match.criteria() > b.first.match.criteria(); });
@@ -153,6 +154,13 @@ NodeProfile pickBuiltinProfile(const NodeFacts& f) {
   for (const auto& w : fitting[0].second) why += (why.empty() ? "" : ", ") + w;
   p.pickedBy = fmt::format("--profile auto picked {}: {}", p.meta.name, why);
   return p;
+}
+
+NodeProfile pickBuiltinProfile(const NodeFacts& f) { return pickProfile(f, builtinProfiles()); }
+
+NodeProfile profileForNode(const NodeFacts& f, const NodeProfile& given) {
+  if (!given.autoPick) return given;
+  return given.candidates.empty() ? pickBuiltinProfile(f) : pickProfile(f, given.candidates);
 }
 
 }  // namespace pf::probes

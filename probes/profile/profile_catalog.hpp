@@ -30,13 +30,17 @@ const std::vector<std::pair<std::string_view, std::string_view>>& embeddedProfil
 std::vector<NodeProfile> builtinProfiles();
 
 /// Resolves --profile SPEC: a path that exists wins; then a built-in name; "auto" defers the choice to the node
-/// (judgeNodeProfile picks, per node, with pickBuiltinProfile).
+/// (autoPick, with the built-ins as its candidates: each node picks with pickProfile).
 /// @throws UsageError naming the built-ins when SPEC is neither a file nor a built-in name (exit 2)
 NodeProfile resolveProfile(const std::string& spec);
 
-/// `--profile auto`: the built-in profile whose [match] fits the node. The most specific one wins (most criteria);
-/// when none fits, or two fit equally, the returned profile's noneFits says what the node shows and why.
+/// `--profile auto`: the candidate whose [match] fits the node. The most specific one wins (most criteria); when
+/// none fits, or two fit equally, the returned profile's noneFits says what the node shows and why.
+NodeProfile pickProfile(const NodeFacts& facts, const std::vector<NodeProfile>& candidates);
+/// pickProfile among the built-in profiles.
 NodeProfile pickBuiltinProfile(const NodeFacts& facts);
+/// What `given` means on this node: the profile itself, or for `--profile auto` the one the node picks.
+NodeProfile profileForNode(const NodeFacts& facts, const NodeProfile& given);
 
 /// What the node shows that [match] looks at, in one line: DMI, GPU model and count, the NIC set.
 std::string describeNode(const NodeFacts& facts);

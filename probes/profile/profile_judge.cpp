@@ -184,8 +184,8 @@ void judgeHost(Judge& j, const NodeFacts& f, const NodeProfile& p) {
 
 Result judgeNodeProfile(const NodeFacts& f, const NodeProfile& given, bool announce) {
   // --profile auto: each node picks its own built-in, from what it shows, and says which and why.
-  const NodeProfile p = given.autoPick ? pickBuiltinProfile(f) : given;
-  if (given.autoPick && announce)
+  const NodeProfile p = profileForNode(f, given);
+  if ((!p.pickedBy.empty() || !p.noneFits.empty()) && announce)
     std::cerr << fmt::format(
         "preflight: {}: {}\n", f.host,
         p.noneFits.empty() ? p.pickedBy : "--profile auto: no built-in profile fits: " + p.noneFits);

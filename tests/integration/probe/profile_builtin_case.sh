@@ -93,7 +93,7 @@ has "GPU 0000:1a:00.0: NIC on its PCIe switch none below its switch 0000:18:00.0
 grep -qF "GPU 0000:2c:00.0: NIC on its PCIe switch" "$work/out.txt" && fail "a GPU with its NIC was named"
 
 # [expect] under check: the declared figures are what the pair and all-reduce phases are held to, and the document
-# records them; derive = true with a figure is refused.
+# records them, with auto as with the name it picks; derive = true with a figure is refused.
 if [[ $cmd == check ]]; then
   printf '[expect]\npair_busbw_gbs = 12.5\nallreduce_busbw_gbs = 20\n' > "$work/expect.toml"
   judge "$PF_FIXTURES/azure-ndv4" "$work/expect.toml"
@@ -101,6 +101,13 @@ if [[ $cmd == check ]]; then
 import json; t = json.load(open('$work/r.json'))['context']['extra']['thresholds']
 assert t['profile_pair_busbw_gbs'] == 12.5 and t['profile_allreduce_busbw_gbs'] == 20, t" \
     || { cat "$work/out.txt"; fail "expect not in the thresholds"; }
+  # auto holds the measured phases to what the profile it picks declares, as that profile by name does.
+  judge "$PF_FIXTURES/azure-ndv4" azure-nd-a100-v4
+  cp "$work/r.json" "$work/byname.json"
+  judge "$PF_FIXTURES/azure-ndv4" auto
+  "$PF_PYTHON" -c "
+import json; t = [json.load(open(f))['context']['extra']['thresholds'] for f in ('$work/byname.json', '$work/r.json')]
+assert t[0] == t[1], t" || { cat "$work/out.txt"; fail "auto and the name it picks hold the check to different limits"; }
   printf '[expect]\nderive = true\npair_busbw_gbs = 12.5\n' > "$work/expect.toml"
   judge "$PF_FIXTURES/azure-ndv4" "$work/expect.toml"
   [[ $rc -eq 2 ]] || { cat "$work/out.txt"; fail "derive with a figure: exit $rc"; }
