@@ -36,6 +36,69 @@ Finding toFinding(const Result& r, const std::string& check) {
   return f;
 }
 
+// Rank 0: the gathered results as findings (once per node, probe and message), the nodes' link rates, and the
+// results for the document (one copy per node where its ranks agree).
+void summarize(const std::vector<probes::RankResults>& gathered, ProbePhase& phase) {
+  // Several ranks on one node probe the same node: report a finding once per node, probe and message.
+  std::set<std::string> seen;
+  std::map<std::string, std::vector<double>> ratesByHost;
+  for (const auto& rr : gathered) {
+    for (const auto& r : rr.results) {
+      if (r.key == "probe.ib" && !ratesByHost.count(rr.host)) ratesByHost[rr.host] = probes::activePortRatesGbit(r);
+      if (r.status != Status::kWarn && r.status != Status::kFail && r.status != Status::kError) continue;
+      if (!seen.insert(rr.host + "\n" + r.key + "\n" + r.message).second) continue;
+      Finding f = toFinding(r, r.key);  // "probe.net" -> result key "check.probe.net"
+      if (r.status == Status::kError) {
+        f.status = Status::kWarn;  // the probe could not look: say so, but do not call the node broken
+        f.remedy =
+            f.remedy.empty() ? "run `preflight probe --only " + r.key.substr(6) + "` on the node to see why" : f.remedy;
+      }
+      phase.findings.push_back(std::move(f));
+    }
+  }
+  for (const auto& d : probes::checkConsistency(gathered)) {
+    if (!seen.insert(d.host + "\n" + d.key + "\n" + d.message).second) continue;
+    Finding f = toFinding(d, d.key);
+    f.message = d.message;  // already names the node
+    phase.findings.push_back(std::move(f));
+  }
+  for (const auto& [host, rates] : ratesByHost) phase.links.push_back({host, rates});
+  // Links only help the expectation when every node reported them; a partial set would mislead it.
+  std::set<std::string> hosts;
+  for (const auto& rr : gathered) hosts.insert(rr.host);
+  const bool anyRate =
+      std::any_of(phase.links.begin(), phase.links.end(), [](const NodeLinks& l) { return !l.portRatesGbit.empty(); });
+  if (phase.links.size() != hosts.size() || !anyRate) phase.links.clear();
+  // One copy per node: ranks sharing a host with identical results (the usual case) add nothing to the document.
+  std::map<std::string, std::string> firstOnHost;
+  for (const auto& rr : gathered) {
+    Json print = Json::array();
+    for (const auto& r : rr.results) {
+      Json j = toJson(r);
+      j.erase("rank");
+      print.push_back(std::move(j));
+    }
+    auto [it, fresh] = firstOnHost.emplace(rr.host, print.dump());
+    if (!fresh && it->second == print.dump()) continue;
+    phase.results.insert(phase.results.end(), rr.results.begin(), rr.results.end());
+  }
+}
+
+// Rank 0's link rates on every rank (a collective call).
+std::vector<NodeLinks> shareLinks(Bootstrap& boot, const std::vector<NodeLinks>& mine) {
+  std::string wire;
+  if (boot.rank() == 0) {
+    Json all = Json::array();
+    for (const NodeLinks& l : mine) all.push_back({{"host", l.host}, {"rates", l.portRatesGbit}});
+    wire = all.dump();
+  }
+  boot.broadcast(wire, 0);
+  std::vector<NodeLinks> out;
+  for (const Json& j : Json::parse(wire))
+    out.push_back({j.at("host").get<std::string>(), j.at("rates").get<std::vector<double>>()});
+  return out;
+}
+
 DeclaredExpect declaredOf(const probes::NodeProfile& p) {
   return {p.expect.pairBusbwGbs, p.expect.allreduceBusbwGbs, p.origin, ""};
 }
@@ -145,51 +208,10 @@ ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv& launcher, const Env
     if (input.profile->autoPick) phase.declared = agreeDeclared(boot.allGather(pickJson(host, mine)));
   }
   auto gathered = probes::gatherResults(boot, host, local);
-  if (boot.rank() != 0) return phase;
-
-  // Several ranks on one node probe the same node: report a finding once per node, probe and message.
-  std::set<std::string> seen;
-  std::map<std::string, std::vector<double>> ratesByHost;
-  for (const auto& rr : gathered) {
-    for (const auto& r : rr.results) {
-      if (r.key == "probe.ib" && !ratesByHost.count(rr.host)) ratesByHost[rr.host] = probes::activePortRatesGbit(r);
-      if (r.status != Status::kWarn && r.status != Status::kFail && r.status != Status::kError) continue;
-      if (!seen.insert(rr.host + "\n" + r.key + "\n" + r.message).second) continue;
-      Finding f = toFinding(r, r.key);  // "probe.net" -> result key "check.probe.net"
-      if (r.status == Status::kError) {
-        f.status = Status::kWarn;  // the probe could not look: say so, but do not call the node broken
-        f.remedy =
-            f.remedy.empty() ? "run `preflight probe --only " + r.key.substr(6) + "` on the node to see why" : f.remedy;
-      }
-      phase.findings.push_back(std::move(f));
-    }
-  }
-  for (const auto& d : probes::checkConsistency(gathered)) {
-    if (!seen.insert(d.host + "\n" + d.key + "\n" + d.message).second) continue;
-    Finding f = toFinding(d, d.key);
-    f.message = d.message;  // already names the node
-    phase.findings.push_back(std::move(f));
-  }
-  for (const auto& [host, rates] : ratesByHost) phase.links.push_back({host, rates});
-  // Links only help the expectation when every node reported them; a partial set would mislead it.
-  std::set<std::string> hosts;
-  for (const auto& rr : gathered) hosts.insert(rr.host);
-  const bool anyRate =
-      std::any_of(phase.links.begin(), phase.links.end(), [](const NodeLinks& l) { return !l.portRatesGbit.empty(); });
-  if (phase.links.size() != hosts.size() || !anyRate) phase.links.clear();
-  // One copy per node: ranks sharing a host with identical results (the usual case) add nothing to the document.
-  std::map<std::string, std::string> firstOnHost;
-  for (const auto& rr : gathered) {
-    Json print = Json::array();
-    for (const auto& r : rr.results) {
-      Json j = toJson(r);
-      j.erase("rank");
-      print.push_back(std::move(j));
-    }
-    auto [it, fresh] = firstOnHost.emplace(rr.host, print.dump());
-    if (!fresh && it->second == print.dump()) continue;
-    phase.results.insert(phase.results.end(), rr.results.begin(), rr.results.end());
-  }
+  if (boot.rank() == 0) summarize(gathered, phase);
+  // Every rank judges the pair matrix (and agrees without talking on which pairs to measure again), so every rank
+  // needs the expectation's link rates, not rank 0 alone.
+  phase.links = shareLinks(boot, phase.links);
   return phase;
 }
 

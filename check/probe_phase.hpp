@@ -63,7 +63,7 @@ std::shared_ptr<const probes::NodeProfile> loadCheckProfile(const std::string& s
 struct ProbePhase {
   std::vector<Result> results;    ///< the probes' own results (rank 0 holds every node's)
   std::vector<Finding> findings;  ///< failures and warnings, one per node and probe
-  std::vector<NodeLinks> links;   ///< link rates per node, for the expectation (empty when unknown)
+  std::vector<NodeLinks> links;   ///< link rates per node, for the expectation (empty when unknown); on every rank
   DeclaredExpect declared;        ///< `--profile auto`: the picked profiles' [expect], the same on every rank
   bool available = false;         ///< false when this build has no probes
 };

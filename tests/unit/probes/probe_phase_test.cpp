@@ -72,6 +72,23 @@ TEST(CheckProbePhase, BadIfnameIsAFailingFindingNamingNodeAndVariable) {
   EXPECT_TRUE(rank2);
 }
 
+// The pair matrix is judged on every rank, which agree without talking on which pairs to measure again: every rank
+// must hold the link rates the expectation comes from, as rank 0 does (else rank 0 alone retests a pair).
+TEST(CheckProbePhase, EveryRankHoldsTheLinkRatesOfTheExpectation) {
+  auto phases = onRanks(3, [](int, LauncherEnv&, Environment&, ProbeInput& input) {
+    input.root = std::string(PF_FIXTURES) + "/ib-ndr-8hca";
+  });
+  ASSERT_EQ(phases[0].links.size(), 1u);
+  EXPECT_EQ(phases[0].links[0].host, "dgx-h100-017");
+  EXPECT_FALSE(phases[0].links[0].portRatesGbit.empty());
+  for (int r = 1; r < 3; ++r) {
+    ASSERT_EQ(phases[r].links.size(), 1u) << r;
+    EXPECT_EQ(phases[r].links[0].host, phases[0].links[0].host);
+    EXPECT_EQ(phases[r].links[0].portRatesGbit, phases[0].links[0].portRatesGbit);
+    EXPECT_TRUE(phases[r].results.empty());  // the document's results stay rank 0's
+  }
+}
+
 // Issue 45: Xid lines in a captured kernel log (ROOT/dev/kmsg) are a finding on that node, with NVIDIA's action.
 TEST(CheckProbePhase, XidLinesInACapturedKernelLogFailTheNodeWithTheRemedy) {
   probes::test::TempTree t;
