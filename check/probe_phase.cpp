@@ -197,6 +197,7 @@ ProbePhase runProbePhase(Bootstrap& boot, const LauncherEnv& launcher, const Env
   opt.quick = true;
   (void)quick;
   opt.dcgmLevel = input.dcgmLevel;
+  opt.xidSince = input.xidSince;
   opt.firstOnNode = launcher.local_rank == 0;  // DCGM's diagnostic runs once per node
   std::vector<Result> local = probes::runProbes(view, opt);
   const std::string host = input.root.empty() ? hostName() : probes::nodeName(view);

@@ -16,6 +16,7 @@
 #include "finding.hpp"
 #include "pf/bootstrap.hpp"
 #include "pf/environment.hpp"
+#include "pf/kernel_log.hpp"
 #include "pf/launcher_env.hpp"
 #include "thresholds.hpp"
 
@@ -30,6 +31,7 @@ struct ProbeInput {
   std::string root;                                    ///< empty = the live node
   std::shared_ptr<const probes::NodeProfile> profile;  ///< null = no profile to judge against
   int dcgmLevel = 0;                                   ///< `--dcgm LEVEL`: DCGM's diagnostic on each node; 0 = none
+  std::optional<KernelLogSince> xidSince;              ///< `--xid-since`: the Xid scan's window; none = since boot
 };
 
 /// A node profile's [expect] as the measured phases take it: the figures and where they came from.

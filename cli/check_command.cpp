@@ -22,6 +22,7 @@
 #include "pair_engine.hpp"
 #include "pairs_phase.hpp"
 #include "pf/error.hpp"
+#include "pf/kernel_log.hpp"
 #include "pf/log.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
@@ -58,6 +59,9 @@ class CheckCommand final : public Command {
                    "probe a captured tree rooted at DIR instead of / (files only, no libraries)");
     app.add_option("--dcgm", probeInput_.dcgmLevel,
                    "run DCGM's diagnostic (dcgmi diag -r LEVEL, 1-4) on every node; failures become findings");
+    app.add_option("--xid-since", xidSince_,
+                   "the probes' Xid scan looks at the kernel log from this time on: an ISO time with its zone, "
+                   "@SECONDS, a duration before now (30m, 2h, 1d) or boot (the default; docs/check.md)");
     app.add_flag("--no-allreduce", noAllReduce_, "skip the all-reduce phase");
     app.add_flag("--no-pairs", noPairs_, "skip the pair matrix");
     app.add_option("--history", historyPath_,
@@ -79,6 +83,7 @@ class CheckCommand final : public Command {
         "  srun -N $SLURM_NNODES --ntasks-per-node=1 preflight check --quick || exit 1\n"
         "  mpirun -np 4 --map-by ppr:1:node preflight check --json check.json --junit check.xml\n"
         "  srun -N $SLURM_NNODES --ntasks-per-node=1 preflight check --quick --profile h100-node.toml\n"
+        "  srun -N $SLURM_NNODES --ntasks-per-node=1 preflight check --quick --xid-since 1h  # a prolog: recent Xids\n"
         "  preflight check --quick --format prometheus --output /var/lib/node_exporter/textfile/preflight.prom");
   }
 
@@ -104,8 +109,10 @@ class CheckCommand final : public Command {
     if (!probeInput_.root.empty() && !std::filesystem::is_directory(probeInput_.root))
       throw UsageError(
           fmt::format("--sysfs-root: '{}' is not a directory; give the root of a captured tree", probeInput_.root));
-    if (noProbes_ && (!profilePath_.empty() || !probeInput_.root.empty()))
-      throw UsageError("--no-probes excludes --profile and --sysfs-root: they are read by the probe phase");
+    if (noProbes_ && (!profilePath_.empty() || !probeInput_.root.empty() || !xidSince_.empty()))
+      throw UsageError(
+          "--no-probes excludes --profile, --sysfs-root and --xid-since: they are read by the probe phase");
+    if (!xidSince_.empty()) probeInput_.xidSince = parseKernelLogSince(xidSince_, "--xid-since");
     if (!profilePath_.empty()) probeInput_.profile = check::loadCheckProfile(profilePath_, gate_.limits);
     check::validateDcgmLevel(probeInput_.dcgmLevel, noProbes_);
     if (!historyPath_.empty() && writesOutputs()) history::checkHistoryFile(historyPath_);
@@ -259,7 +266,7 @@ class CheckCommand final : public Command {
   }
 
   bool quick_ = false, noProbes_ = false, noAllReduce_ = false, noPairs_ = false;
-  std::string engine_ = "mpi", profilePath_, historyPath_, rails_ = "first";
+  std::string engine_ = "mpi", profilePath_, historyPath_, rails_ = "first", xidSince_;
   check::RailSpec railSpec_;
   check::ProbeInput probeInput_;
   check::PairOptions pairOpts_;

@@ -16,6 +16,7 @@
 #include "gather.hpp"
 #include "launch.hpp"
 #include "pf/error.hpp"
+#include "pf/kernel_log.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
 #include "pf/verdict.hpp"
@@ -50,6 +51,9 @@ class ProbeCommand final : public Command {
                    "write the profile of this node (a known-good one) to FILE, for --profile on the others");
     app.add_flag("--quick", quick_, "skip measurements that take more than ~100 ms (p2p copy bandwidth)");
     app.add_option("--dcgm", dcgmLevel_, "also run DCGM's diagnostic (dcgmi diag -r LEVEL, 1-4): the dcgm probe");
+    app.add_option("--xid-since", xidSince_,
+                   "gpu_xid looks at the kernel log from this time on: an ISO time with its zone, @SECONDS, a "
+                   "duration before now (30m, 2h, 1d) or boot (the default)");
     common_.addStrict(app);
     app.add_flag("--list", list_, "list the probes and exit");
     app.footer(
@@ -65,6 +69,7 @@ class ProbeCommand final : public Command {
         "  preflight probe --sysfs-root tests/fixtures/ib-ndr-8hca --env-file job.env --json -\n"
         "  preflight probe --emit-profile h100-node.toml      # on a known-good node\n"
         "  preflight probe --profile auto                     # the built-in profile that fits this node\n"
+        "  preflight probe --only gpu_xid --xid-since 2h      # Xid errors of the last two hours only\n"
         "  srun -N 64 --ntasks-per-node=1 preflight probe --profile h100-node.toml");
   }
 
@@ -82,6 +87,7 @@ class ProbeCommand final : public Command {
     // Read the view first so a bad --env-file or --only is reported before any rank is launched.
     probes::SystemView view = makeView();
     if (!profilePath_.empty()) profile_ = probes::resolveProfile(profilePath_);
+    if (!xidSince_.empty()) xidWindow_ = parseKernelLogSince(xidSince_, "--xid-since");
     checkEmitPath();
     if (dcgmLevel_ < 0 || dcgmLevel_ > 4)
       throw UsageError(fmt::format("--dcgm: level {} does not exist; DCGM's diagnostic has levels 1 to 4", dcgmLevel_));
@@ -103,6 +109,7 @@ class ProbeCommand final : public Command {
     opt.quick = quick_;
     opt.firstOnNode = launcher.local_rank == 0;
     opt.dcgmLevel = dcgmLevel_;
+    opt.xidSince = xidWindow_;
     std::vector<Result> local = probes::runProbes(view, opt, only_);
     if (profile_ || !emitPath_.empty()) {
       const probes::NodeFacts facts = probes::readNodeFacts(view);
@@ -180,8 +187,9 @@ class ProbeCommand final : public Command {
   }
 
   std::vector<std::string> only_;
-  std::string root_, profilePath_, emitPath_;
+  std::string root_, profilePath_, emitPath_, xidSince_;
   std::optional<probes::NodeProfile> profile_;
+  std::optional<KernelLogSince> xidWindow_;
   bool quick_ = false, list_ = false, listProfiles_ = false;
   int dcgmLevel_ = 0;
   CommonOptions common_;

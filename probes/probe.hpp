@@ -12,9 +12,11 @@
 // remedy a person can act on. Tables (ports, interfaces, GPUs) go in rows, one object per item.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pf/kernel_log.hpp"
 #include "pf/registry.hpp"
 #include "pf/result.hpp"
 #include "system_view.hpp"
@@ -28,6 +30,8 @@ struct ProbeOptions {
   bool firstOnNode = true;
   /// DCGM's diagnostic level for the dcgm probe (`--dcgm LEVEL`, 1-4); 0: not run.
   int dcgmLevel = 0;
+  /// `--xid-since`: the gpu_xid probe looks at the kernel log from this point on; none: since boot.
+  std::optional<KernelLogSince> xidSince;
 };
 
 /// key() is the registry key ("net", "ib", ...), handed over by the registry (pf::Registered).

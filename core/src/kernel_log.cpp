@@ -32,6 +32,11 @@ std::optional<XidLine> parseXidLine(std::string_view line) {
 std::string xidName(const XidLine& x) { return (x.sxid ? "SXid " : "Xid ") + std::to_string(x.code); }
 
 KernelLogRead readKernelLog(const std::string& path, const std::function<void(std::string_view)>& take) {
+  return readKernelLogTimed(path, [&](std::string_view line, const KernelLogTime&) { take(line); });
+}
+
+KernelLogRead readKernelLogTimed(const std::string& path,
+                                 const std::function<void(std::string_view, const KernelLogTime&)>& take) {
   KernelLogRead out;
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) {
@@ -42,9 +47,10 @@ KernelLogRead readKernelLog(const std::string& path, const std::function<void(st
   auto one = [&](std::string_view line) {
     if (line.empty() || line[0] == ' ') return;  // a /dev/kmsg record's dictionary lines start with a space
     ++out.records;
+    const KernelLogTime time = kernelLogTime(line);
     if (const std::size_t semi = line.find(';'); line[0] >= '0' && line[0] <= '9' && semi < 64)
       line.remove_prefix(semi + 1);
-    take(line);
+    take(line, time);
   };
   std::string pending;
   std::size_t bytes = 0;

@@ -25,7 +25,12 @@ first_failure() {
 
 # Prologs must be quick: bound the whole run (timeout's exit 124, or 137 after the KILL that follows a TERM left
 # unanswered, is treated as a failure below).
-timeout -k 10 60 "$PREFLIGHT" check --quick --no-pairs --json "$doc" >"$OUT_DIR/prolog.log" 2>&1
+# An Xid stays in the kernel log until the node reboots: PREFLIGHT_XID_SINCE (a duration such as 2h, or the time the
+# node was last reset, 2026-12-02T10:00:00Z) judges only those logged since then, so an Xid that drained the node
+# once does not drain it again after it was reset and resumed (docs/check.md, "Health signals").
+xid=()
+[ -n "${PREFLIGHT_XID_SINCE:-}" ] && xid=(--xid-since "$PREFLIGHT_XID_SINCE")
+timeout -k 10 60 "$PREFLIGHT" check --quick --no-pairs "${xid[@]}" --json "$doc" >"$OUT_DIR/prolog.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] && exit 0
 first=$(first_failure <"$OUT_DIR/prolog.log")

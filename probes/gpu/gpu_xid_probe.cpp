@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// gpu_xid: the NVIDIA driver's Xid lines (and an NVSwitch's SXid lines) in the kernel log since boot, as far as
-// its ring buffer still holds them, each classed with NVIDIA's Xid catalogue (gpu/xid_catalogue.hpp): one row per
-// GPU and Xid with its count, first and last line, class and remedy. A GPU that logged an Xid needing a reset or a
-// drain fails the node. The log is /dev/kmsg, read without waiting (pf/kernel_log.hpp); a captured tree keeps it
-// at ROOT/dev/kmsg, either as /dev/kmsg records or as `dmesg` text. Not run on a GPU node yet: tested on text.
+// gpu_xid: the NVIDIA driver's Xid lines (and an NVSwitch's SXid lines) in the kernel log since boot (or since
+// `--xid-since`, gpu/xid_window.hpp), as far as its ring buffer still holds them, each classed with NVIDIA's Xid
+// catalogue (gpu/xid_catalogue.hpp): one row per GPU and Xid with its count, first and last line, class and remedy. A
+// GPU that logged an Xid needing a reset or a drain fails the node. The log is /dev/kmsg, read without waiting
+// (pf/kernel_log.hpp); a captured tree keeps it at ROOT/dev/kmsg, either as /dev/kmsg records or as `dmesg` text. Not
+// run on a GPU node yet: tested on text.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -13,6 +14,7 @@
 #include <tuple>
 
 #include "gpu/xid_catalogue.hpp"
+#include "gpu/xid_window.hpp"
 #include "pf/json_field.hpp"
 #include "pf/kernel_log.hpp"
 #include "probe.hpp"
@@ -35,7 +37,7 @@ class GpuXidProbe final : public Probe {
     return "GPU Xid/SXid errors in the kernel log, classed with NVIDIA's Xid catalogue (reset GPU, drain node, ...)";
   }
 
-  Result run(const SystemView& sys, const ProbeOptions&) const override {
+  Result run(const SystemView& sys, const ProbeOptions& opt) const override {
     Result r;
     const bool driver = sys.exists("/sys/module/nvidia") || sys.exists("/proc/driver/nvidia/version");
     const std::string path = sys.path("/dev/kmsg").string();
@@ -46,7 +48,15 @@ class GpuXidProbe final : public Probe {
       return r;
     }
     std::map<std::tuple<std::string, bool, int>, XidSeen> seen;  // (PCI address, SXid, code), in address order
-    const KernelLogRead log = readKernelLog(path, [&](std::string_view line) {
+    const XidWindow window(sys, opt.xidSince);
+    std::size_t before = 0, unplaced = 0;  // records before the window; records it cannot place (looked at)
+    const KernelLogRead log = readKernelLogTimed(path, [&](std::string_view line, const KernelLogTime& time) {
+      const XidWindow::Place at = window.place(time);
+      if (at == XidWindow::Place::kBefore) {
+        ++before;
+        return;
+      }
+      unplaced += at == XidWindow::Place::kUnplaced;
       auto x = parseXidLine(line);
       if (!x) return;
       XidSeen& s = seen[{x->pci, x->sxid, x->code}];
@@ -57,6 +67,14 @@ class GpuXidProbe final : public Probe {
       s.last = clipXidLine(line);
     });
     addEvidence(r, "kernel log records", log.opened ? Json(log.records) : Json(log.error), "/dev/kmsg");
+    if (window.active() && log.opened) {
+      addEvidence(r, "Xid window", window.describe(), "/proc/uptime, /proc/stat btime");
+      addEvidence(r, "records before the window (not looked at)", before, "/dev/kmsg");
+      if (unplaced > 0)
+        addEvidence(r, "records the window cannot place (looked at)",
+                    fmt::format("{}{}", unplaced, window.missing().empty() ? "" : " (" + window.missing() + ")"),
+                    "/dev/kmsg");
+    }
     if (!driver && seen.empty()) {
       r.status = Status::kAbsent;
       r.message = "no NVIDIA driver (no /sys/module/nvidia) and no Xid in the kernel log";
@@ -101,10 +119,16 @@ class GpuXidProbe final : public Probe {
     }
     r.metrics["kernel_log_records"] = log.records;
     r.metrics["xid_kinds"] = static_cast<int>(seen.size());
-    std::string pass = fmt::format("no Xid in the {} records the kernel log holds", log.records);
+    // What was looked at: every record the log holds, or those in the window (and those it could not place).
+    std::string scope = fmt::format("the {} records the kernel log holds", log.records);
+    if (window.active()) {
+      r.metrics["records_before_window"] = before;
+      scope = fmt::format("the {} records {}{}", log.records - before, window.describe(),
+                          unplaced > 0 ? fmt::format(", {} of them with no time it can place", unplaced) : "");
+    }
+    std::string pass = "no Xid in " + scope;
     if (!informational.empty())
-      pass = fmt::format("no Xid that needs action in the {} records the kernel log holds; informational: {}",
-                         log.records, fmt::join(informational, "; "));
+      pass = fmt::format("no Xid that needs action in {}; informational: {}", scope, fmt::join(informational, "; "));
     f.apply(r, pass);
     return r;
   }

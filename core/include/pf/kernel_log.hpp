@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -41,5 +42,36 @@ struct KernelLogRead {
 /// skipped; a regular file (a captured tree's dev/kmsg, or `dmesg` output saved there) is read line by line the
 /// same way. Reads at most 64 MiB: no kernel buffer is that large.
 KernelLogRead readKernelLog(const std::string& path, const std::function<void(std::string_view)>& take);
+
+/// When a kernel log message was written, as its line says: microseconds since boot (a /dev/kmsg record's third
+/// field, dmesg's "[  12.345678]") or since the epoch (dmesg --time-format iso's "2026-12-02T10:00:00,123456+01:00").
+/// Neither for a line that carries no time this reader can place (dmesg -T's local "[Wed Dec  2 10:00:00 2026]").
+struct KernelLogTime {
+  std::optional<int64_t> bootUs, epochUs;
+};
+
+/// The time at the start of a kernel log line, as it was before readKernelLog removed a record's prefix.
+KernelLogTime kernelLogTime(std::string_view rawLine);
+
+/// readKernelLog, with each message's time.
+KernelLogRead readKernelLogTimed(const std::string& path,
+                                 const std::function<void(std::string_view, const KernelLogTime&)>& take);
+
+/// A point from which on the kernel log's messages count (`--xid-since`): an absolute time, or the last span of
+/// time before now. Neither: every message since boot.
+struct KernelLogSince {
+  std::optional<int64_t> epochUs;  ///< "2026-12-02T10:00:00Z", "2026-12-02T11:00:00+01:00", "@1796205600"
+  std::optional<int64_t> lastUs;   ///< "90s", "30m", "2h", "1d": that long before now
+  std::string text;                ///< as given, for messages
+};
+
+/// Parses `--xid-since` TEXT: "boot" (every message, as without the option), an ISO 8601 time with its zone (Z or
+/// an offset: `date -Iseconds` prints one), "@SECONDS" since the epoch (`date +%s`) or a duration with its unit
+/// (s, m, h, d). @param option the option's name, for the message
+/// @throws UsageError naming the option and the text, with the forms it takes
+KernelLogSince parseKernelLogSince(std::string_view text, std::string_view option);
+
+/// "2026-12-02T10:00:00Z" for microseconds since the epoch (whole seconds).
+std::string isoUtcSeconds(int64_t epochUs);
 
 }  // namespace pf

@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The gpu_xid probe on captured kernel logs (ROOT/dev/kmsg, as /dev/kmsg records and as `dmesg` text): each GPU's
-// Xids counted and classed with NVIDIA's catalogue, the node failed for a reset or a drain, absent without a driver.
+// Xids counted and classed with NVIDIA's catalogue, the node failed for a reset or a drain, absent without a driver;
+// with `--xid-since`, only the messages from then on (tests/fixtures/xid-window: an old Xid 48, a recent Xid 13).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -110,6 +111,72 @@ TEST(GpuXidProbe, AbsentWithoutTheDriverOrWithoutACapturedLog) {
   Result r = runXid(noLog);
   EXPECT_EQ(r.status, Status::kAbsent);
   EXPECT_EQ(r.message, "the captured tree holds no kernel log (ROOT/dev/kmsg)");
+}
+
+// The evidence as text, for the failure message and for finding a value in it.
+std::string evidenceText(const Result& r) {
+  Json all = Json::array();
+  for (const auto& e : r.evidence) all.push_back(toJson(e));
+  return all.dump();
+}
+
+Result runXidSince(const std::filesystem::path& root, const std::string& since) {
+  ProbeOptions opt;
+  opt.xidSince = parseKernelLogSince(since, "--xid-since");
+  return Registry<Probe>::instance().create("gpu_xid")->run(SystemView(root, Environment()), opt);
+}
+
+const std::filesystem::path kWindowTree = std::filesystem::path(PF_FIXTURES) / "xid-window";
+
+TEST(GpuXidSince, AnEarlierJobsXidIsLeftOutOfTheWindowAndTheRecentOneJudged) {
+  // Without a window: the Xid 48 of 2000 s after boot asks for a GPU reset.
+  Result all = Registry<Probe>::instance().create("gpu_xid")->run(SystemView(kWindowTree, Environment()), {});
+  EXPECT_EQ(all.status, Status::kFail) << all.message;
+  // The last 30 minutes of the capture (10000 s after boot): the Xid 13 at 9500 s, an application fault, only.
+  for (const std::string since : {"30m", "2026-12-02T09:00:00Z", "2026-12-02T10:00:00+01:00", "@1796202000"}) {
+    SCOPED_TRACE(since);
+    Result r = runXidSince(kWindowTree, since);
+    EXPECT_EQ(r.status, Status::kWarn) << r.message;
+    ASSERT_EQ(r.rows.size(), 1u);
+    EXPECT_EQ(r.rows[0].at("xid"), "Xid 13");
+    EXPECT_EQ(r.metrics.at("kernel_log_records"), 8);
+    EXPECT_EQ(r.metrics.at("records_before_window"), 6);
+  }
+  Result r = runXidSince(kWindowTree, "30m");
+  bool window = false;
+  for (const auto& e : r.evidence)
+    window |= e.what == "Xid window" && e.value == "since 2026-12-02T09:30:00Z (--xid-since 30m)";
+  EXPECT_TRUE(window) << evidenceText(r);
+  // A window that reaches back past the Xid 48 (or "boot") judges it again.
+  EXPECT_EQ(runXidSince(kWindowTree, "3h").status, Status::kFail);
+  EXPECT_EQ(runXidSince(kWindowTree, "boot").status, Status::kFail);
+  // After both: a pass that says what it looked at.
+  Result quiet = runXidSince(kWindowTree, "5m");
+  EXPECT_EQ(quiet.status, Status::kPass);
+  EXPECT_EQ(quiet.message, "no Xid in the 1 records since 2026-12-02T09:55:00Z (--xid-since 5m)");
+}
+
+TEST(GpuXidSince, MessagesTheWindowCannotPlaceAreLookedAtAndCounted) {
+  // dmesg -T's local times name no zone: the Xid is kept, and the result says why.
+  TempTree t;
+  t.dir("/sys/module/nvidia");
+  t.file("/proc/uptime", "10000.25 149870.02");
+  t.file("/proc/stat", "btime 1796195600");
+  t.file("/dev/kmsg", "[Wed Dec  2 07:46:40 2026] NVRM: Xid (PCI:0000:3b:00): 48, pid=30121, name=python, DBE\n");
+  Result r = runXidSince(t.root(), "30m");
+  EXPECT_EQ(r.status, Status::kFail) << r.message;
+  bool counted = false;
+  for (const auto& e : r.evidence) counted |= e.what == "records the window cannot place (looked at)";
+  EXPECT_TRUE(counted) << evidenceText(r);
+  // dmesg's "[seconds]" since boot is placed; a capture without /proc/uptime cannot place a span before now.
+  t.file("/dev/kmsg", "[ 2000.120345] NVRM: Xid (PCI:0000:3b:00): 48, pid=30121, name=python, DBE\n");
+  EXPECT_EQ(runXidSince(t.root(), "30m").status, Status::kPass);
+  std::filesystem::remove(t.root() / "proc/uptime");
+  r = runXidSince(t.root(), "30m");
+  EXPECT_EQ(r.status, Status::kFail);
+  EXPECT_NE(evidenceText(r).find("1 (/proc/uptime is not readable)"), std::string::npos) << evidenceText(r);
+  // An absolute time needs only the boot time.
+  EXPECT_EQ(runXidSince(t.root(), "2026-12-02T09:00:00Z").status, Status::kPass);
 }
 
 TEST(XidCatalogue, EveryRowOfTheEmbeddedFileParsesAndTheCommonCodesAreThere) {
