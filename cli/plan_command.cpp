@@ -40,6 +40,12 @@ struct ProfileRates {
 
 ProfileRates ratesFromProfile(const std::string& spec) {
   const probes::NodeProfile p = probes::resolveProfile(spec);
+  // auto picks per node from what the node shows; a plan is made away from the nodes, so there is none to pick for.
+  if (p.autoPick)
+    throw UsageError(
+        "--profile auto: each node picks its profile when `preflight probe` or `check` runs on it, and a plan is "
+        "made off the nodes; name the built-in (`preflight probe --list-profiles`; `preflight probe --profile auto` "
+        "on a node says which it picks) or give a profile file");
   ProfileRates r;
   r.origin = p.origin;
   r.nvlinkGbs = p.gpu.nvlinkGbs;

@@ -20,6 +20,8 @@ grep -q "bad_gradient_bytes.toml: gradient_bytes: must be 2 (bf16/fp16) or 4 (fp
 [ $? -eq 2 ] && grep -q -- "--workload" err.txt || fail "no workload should exit 2 naming --workload"
 "$pf" plan --workload llama3-8b >out.txt 2>err.txt
 [ $? -eq 2 ] && grep -q -- "--profile" err.txt || fail "no fabric should exit 2"
+"$pf" plan --workload llama3-8b --profile auto >out.txt 2>err.txt
+[ $? -eq 2 ] && grep -q -- "--profile auto: each node picks its profile" err.txt || fail "profile auto should exit 2"
 "$pf" plan --workload nosuchmodel --profile azure-nd-h100-v5 >out.txt 2>err.txt
 [ $? -eq 2 ] && grep -q "llama3-8b" err.txt || fail "an unknown preset should exit 2 naming the presets"
 "$pf" plan --workload llama3-8b --profile dgx-h100 >out.txt 2>err.txt  # dgx-h100 states no port rate
