@@ -225,5 +225,15 @@ TEST(DoctorLookAlikes, NeighbouringLibrariesWordsForTheirOwnFailures) {
             "rendezvous.mpi-init-failed");
 }
 
+TEST(DoctorLookAlikes, NumberedCudaFailuresAreTheSameErrors) {
+  // include/checks.h since NCCL 2.19: CUCHECK (the driver API: cuMemCreate of NCCL's buffers...) prints the number.
+  EXPECT_EQ(topRule("h:1:2 [0] include/alloc.h:121 NCCL WARN Cuda failure 2 'out of memory'\n"), "cuda.out-of-memory");
+  EXPECT_EQ(topRule("h:1:2 [0] misc/cudawrap.cc:90 NCCL WARN Cuda failure 3 'initialization error'\n"),
+            "cuda.initialization-error");
+  EXPECT_EQ(topRule("h:1:2 [0] init.cc:400 NCCL WARN Cuda failure 101 'invalid device ordinal'\n"),
+            "cuda.invalid-device-ordinal");
+  EXPECT_EQ(topRule("h:1:2 [0] proxy.cc:700 NCCL WARN Cuda failure 999 'unknown error'\n"), "cuda.unknown-error");
+}
+
 }  // namespace
 }  // namespace pf::doctor
