@@ -226,7 +226,7 @@ TEST(DoctorLookAlikes, NeighbouringLibrariesWordsForTheirOwnFailures) {
 }
 
 TEST(DoctorLookAlikes, NumberedCudaFailuresAreTheSameErrors) {
-  // include/checks.h since NCCL 2.19: CUCHECK (the driver API: cuMemCreate of NCCL's buffers...) prints the number.
+  // include/cudawrap.h since NCCL 2.19: CUCHECK (the driver API: cuMemCreate of NCCL's buffers...) prints the number.
   EXPECT_EQ(topRule("h:1:2 [0] include/alloc.h:121 NCCL WARN Cuda failure 2 'out of memory'\n"), "cuda.out-of-memory");
   EXPECT_EQ(topRule("h:1:2 [0] misc/cudawrap.cc:90 NCCL WARN Cuda failure 3 'initialization error'\n"),
             "cuda.initialization-error");
