@@ -182,6 +182,8 @@ TEST(DoctorLookAlikes, ABusErrorInOtherProgramsWords) {
       "workers are out of shared memory.",
       "mpirun noticed that process rank 3 with PID 0 on node n1 exited on signal 7 (Bus error).",
       "traceback : Signal 7 (SIGBUS) received by PID 4321",
+      // Python's subprocess.CalledProcessError, as torch.distributed.launch and other launchers raise it.
+      "subprocess.CalledProcessError: Command '['/usr/bin/python', '-u', 'train.py']' died with <Signals.SIGBUS: 7>.",
   };
   for (const char* line : lines) EXPECT_EQ(topRule(std::string(line) + "\n"), "shm.bus-error") << line;
   EXPECT_EQ(topRule("mpirun noticed that process rank 3 with PID 0 on node n1 exited on signal 9 (Killed).\n"),
