@@ -90,6 +90,14 @@ TEST(DoctorLookAlikes, GloosOwnWordsForADroppedOrUnreachablePeer) {
   EXPECT_EQ(topRule("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [127.0.1.1]:45617: "
                     "Connection refused\n"),
             "network-interface.unreachable-or-refused");
+  // The same connect timing out or finding no route, and the full-mesh connect that c10d's Gloo backend runs first.
+  EXPECT_EQ(topRule("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.1.2.3]:45617: "
+                    "No route to host\n"),
+            "network-interface.unreachable-or-refused");
+  EXPECT_EQ(
+      topRule("RuntimeError: Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] "
+              "no error\n"),
+      "network-interface.unreachable-or-refused");
 }
 
 TEST(DoctorLookAlikes, ARefusedKernelLaunchInNcclIsNotTheProgramsCudaError) {
