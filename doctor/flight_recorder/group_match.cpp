@@ -115,6 +115,9 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
     RankEntries& re = ranks[m];
     re.dump = *it;
     re.status = (*it)->groupStatus(pg);
+    // A pg_status where nothing started or completed tells nothing of what was enqueued either: torch's generic
+    // recorder hook (a backend that does not record itself) writes its count of ops of any kind there.
+    if (re.status != nullptr && re.status->lastStarted < 0 && re.status->lastCompleted < 0) re.status = nullptr;
     for (const auto& e : (*it)->entries)
       if (e.pgName == pg && !e.isP2p) re.bySeq[e.collectiveSeqId] = &e;
   }
