@@ -66,8 +66,8 @@ std::string p2pSummary(const Headline& h, const std::string& culprits) {
            h.culpritValue + " where " + peer + "'s " + waitingOp + " sends " + ref;
   }
   const bool send = h.op.find(":send") != std::string::npos;
-  return culprits + (send ? " never posted the receive matching " : " never sent what ") + peer + "'s " + waitingOp +
-         ", sizes " + sizesText(h.inputSizes) + (send ? "" : ", waits for");
+  return culprits + " never posted the " + (send ? "receive" : "send") + " matching " + peer + "'s " + waitingOp +
+         ", sizes " + sizesText(h.inputSizes);
 }
 
 Json frameJson(const Frame& f) { return Json{{"name", f.name}, {"file", f.file}, {"line", f.line}}; }

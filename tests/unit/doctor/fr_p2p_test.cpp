@@ -83,8 +83,8 @@ TEST(FrP2p, ReceiveNeverSentNamesTheSender) {
   EXPECT_EQ(h.waiting, std::vector<int>{1});
   EXPECT_EQ(h.op, "nccl:recv 1<-0");
   EXPECT_EQ(summaryOf(h),
-            "rank 0 never sent what rank 1's p2p seq 2 nccl:recv 1<-0 in group 0 (default_pg), sizes [[1024]], "
-            "waits for");
+            "rank 0 never posted the send matching rank 1's p2p seq 2 nccl:recv 1<-0 in group 0 (default_pg), sizes "
+            "[[1024]]");
 }
 
 TEST(FrP2p, SizeMismatchNamesTheReceiverAndBothSizes) {
