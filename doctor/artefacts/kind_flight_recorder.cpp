@@ -23,8 +23,17 @@ namespace pf::doctor {
 namespace {
 
 // What to do about each verdict: the culprit and the collective are in the finding's message.
-std::string frRemedy(fr::VerdictKind k) {
-  switch (k) {
+std::string frRemedy(const fr::Headline& h) {
+  if (h.p2p && h.kind == fr::VerdictKind::kNotReached)
+    return "every send needs the matching receive on its peer, in the same order per pair of ranks: read the "
+           "culprit's last call's frames for a pipeline schedule that skips or reorders a receive or a send, a "
+           "branch on the rank, or a stage that stopped early";
+  if (h.p2p && h.kind == fr::VerdictKind::kMismatch)
+    return "a receive must expect what its peer sends (same sizes and data types): find where the receiver's "
+           "buffer is shaped (its frames below) against the sender's tensor; a pipeline stage whose activation "
+           "shape depends on the batch or the sequence length is the usual cause; a receive larger than the "
+           "send may even complete and leave the rest of its buffer stale";
+  switch (h.kind) {
     case fr::VerdictKind::kMismatch:
       return "the ranks of a group must issue the same collectives in the same order, with the same operation, "
              "sizes and data types; find where the culprit's program differs (its frames below): a branch on the "
@@ -78,7 +87,7 @@ class FlightRecorderState final : public ArtefactJobState {
       f.fail = h.kind != fr::VerdictKind::kMissingRank;
       f.rank = h.ranks.empty() ? -1 : h.ranks.front();
       f.message = fr::summaryOf(h);
-      f.remedy = frRemedy(h.kind);
+      f.remedy = frRemedy(h);
       for (const auto& d : dumps_)
         if (d.rank == f.rank) f.file = d.path;
       f.text = h.culpritCall;

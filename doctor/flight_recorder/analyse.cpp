@@ -8,6 +8,7 @@
 
 #include "flight_recorder/analysis.hpp"
 #include "flight_recorder/group_match.hpp"
+#include "flight_recorder/p2p_match.hpp"
 
 namespace pf::doctor::fr {
 
@@ -85,6 +86,33 @@ Membership membersOf(const std::string& pg, const std::string& desc, const std::
 
 int severity(VerdictKind k) { return static_cast<int>(k); }
 
+bool hasP2p(const std::string& pg, const std::vector<const Dump*>& dumps) {
+  for (const Dump* d : dumps)
+    for (const auto& e : d->entries)
+      if (e.isP2p && e.pgName == pg) return true;
+  return false;
+}
+
+// The finding the headline is: the most specific; between equals, the one listed first. A rank that never
+// reached a collective because it waits in a send or receive its peer never matched is explained by that
+// point-to-point finding, which then leads (its peer is the one to look at).
+int headlineIndex(const std::vector<GroupFinding>& groups) {
+  std::set<int> waitingInP2p;
+  for (const auto& g : groups)
+    if (g.verdict.p2p && g.verdict.kind != VerdictKind::kCompletedOk)
+      waitingInP2p.insert(g.verdict.waiting.begin(), g.verdict.waiting.end());
+  int best = -1;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const Headline& h = groups[i].verdict;
+    const bool explained = !h.p2p && h.kind == VerdictKind::kNotReached && !h.ranks.empty() &&
+                           std::all_of(h.ranks.begin(), h.ranks.end(), [&](int r) { return waitingInP2p.count(r); });
+    if (explained) continue;
+    if (best < 0 || severity(h.kind) < severity(groups[static_cast<std::size_t>(best)].verdict.kind))
+      best = static_cast<int>(i);
+  }
+  return best;
+}
+
 }  // namespace
 
 Report analyse(const std::vector<Dump>& all) {
@@ -121,26 +149,21 @@ Report analyse(const std::vector<Dump>& all) {
     missing.insert(g.dumpsMissing.begin(), g.dumpsMissing.end());
     for (const auto& n : g.notes) r.notes.push_back("group " + g.pg + ": " + n);
     r.groups.push_back(std::move(g));
+    if (!hasP2p(key.second, dumps)) continue;
+    GroupFinding p = matchP2p(key.second, desc, m.ranks, dumps);
+    p.membersKnown = m.known;
+    for (const auto& n : p.notes) r.notes.push_back("group " + p.pg + " point-to-point: " + n);
+    r.groups.push_back(std::move(p));
   }
   r.ranksMissing.assign(missing.begin(), missing.end());
-  std::size_t p2p = 0;
-  for (const Dump* d : dumps)
-    for (const auto& e : d->entries) p2p += e.isP2p;
-  if (p2p > 0)
-    r.notes.push_back(
-        std::to_string(p2p) +
-        " point-to-point entries (send/recv, ordered by p2p_seq_id) are read but not matched across ranks");
   linkAcrossGroups(r.groups, dumps);
   if (dumps.empty()) {
     r.headline.summary = "no Flight Recorder dump was given";
     return r;
   }
-  // The headline: the most specific finding; between equals, the group listed first.
-  const GroupFinding* best = nullptr;
-  for (const auto& g : r.groups)
-    if (best == nullptr || severity(g.verdict.kind) < severity(best->verdict.kind)) best = &g;
-  if (best != nullptr) r.headline = best->verdict;
-  if (best == nullptr) r.headline.summary = "the dumps record no collective";
+  r.headlineGroup = headlineIndex(r.groups);
+  if (r.headlineGroup >= 0) r.headline = r.groups[static_cast<std::size_t>(r.headlineGroup)].verdict;
+  if (r.headlineGroup < 0) r.headline.summary = "the dumps record no collective";
   return r;
 }
 

@@ -5,8 +5,10 @@
 // the ranks' entries are matched by sequence id (collective_seq_id for collectives, p2p_seq_id for point-to-
 // point), and the first collective where the ranks part ways is named: a rank that never reached it while
 // the others wait in it, a rank that called it with another operation, sizes or data types, a rank waiting in
-// another group instead, or a rank that came late. Ranks whose dump is expected (from pg_config) but not given
-// are said to be missing and never guessed about: what they did is unknown.
+// another group instead, or a rank that came late. Point-to-point ops are matched per pair of ranks instead
+// (p2p_match.hpp): a send its peer never received, a receive its peer never sent, a send and its receive that
+// disagree on sizes or data types. Ranks whose dump is expected (from pg_config) but not given are said to be
+// missing and never guessed about: what they did is unknown.
 //
 // Contract: analyse() never throws on a list of parsed dumps (an empty list gives a report that says so).
 // Only what the dumps hold is reported; a time or a completion the backend does not record (gloo records no
@@ -40,22 +42,28 @@ struct Headline {
   std::vector<int> ranks;  ///< the culprit rank(s); empty for completed-ok
   /// The ranks on the other side: those that entered the collective (not-reached, missing-rank), that had not
   /// completed it (incomplete), that hold the reference value (mismatch), or that were on time (straggler).
+  /// For a point-to-point finding: the peer whose send or receive is left unmatched (not-reached), or the sender
+  /// whose send the culprit's receive disagrees with (mismatch).
   std::vector<int> waiting;
   std::string pg, pgDesc;  ///< the process group (pg_config key and its description)
   std::int64_t seq = -1;   ///< the sequence id, -1 when none
   bool p2p = false;        ///< seq is a p2p_seq_id
-  std::string op;          ///< the majority's profiling_name ("gloo:all_reduce")
+  std::string op;          ///< the majority's profiling_name ("gloo:all_reduce"); for p2p the waiting peer's
   std::vector<std::vector<std::int64_t>> inputSizes, outputSizes;  ///< the majority's
   std::vector<std::string> inputDtypes, outputDtypes;              ///< the majority's
-  std::string field;             ///< for a mismatch: "operation", "input sizes", "output sizes", "dtypes", "group"
-  std::string culpritValue;      ///< for a mismatch: the culprit's value of `field`
-  std::optional<double> lateMs;  ///< for a straggler: how late its entry was created, in ms
-  std::string culpritCall;       ///< the culprit's last recorded call ("pg 0 seq 2 gloo:broadcast"), "" if unknown
-  std::vector<Frame> frames;     ///< that call's Python frames, innermost first, torch's own left out
-  std::string summary;           ///< set only where no finding applies; summaryOf() writes the sentence
+  std::string field;                  ///< for a mismatch: "operation", "input sizes", "output sizes", "dtypes", "group"
+  std::string culpritValue;           ///< for a mismatch: the culprit's value of `field`
+  std::string culpritOp;              ///< for a p2p mismatch: the culprit's own op ("gloo:recv 2<-1")
+  std::int64_t culpritSeq = -1;       ///< for a p2p mismatch: the culprit's p2p_seq_id
+  std::optional<double> lateMs;       ///< for a straggler: how late its entry was created, in ms
+  std::optional<double> lateLimitMs;  ///< for a straggler: the lateness that counted as late in this group
+  std::string culpritCall;            ///< the culprit's last recorded call ("pg 0 seq 2 gloo:broadcast"), "" if unknown
+  std::vector<Frame> frames;          ///< that call's Python frames, innermost first, torch's own left out
+  std::string summary;                ///< set only where no finding applies; summaryOf() writes the sentence
 };
 
 /// One process group's finding.
+/// One process group's finding: of its collectives, or of its point-to-point ops (verdict.p2p).
 struct GroupFinding {
   std::string pg, desc;
   std::vector<int> members;
@@ -73,6 +81,7 @@ struct Report {
   std::string version;            ///< the recorder's format version(s), "2.10"
   Headline headline;
   std::vector<GroupFinding> groups;
+  int headlineGroup = -1;          ///< the index in `groups` of the finding the headline is, -1 when none
   std::vector<std::string> notes;  ///< what could not be told, said as such
 
   Json toJson() const;

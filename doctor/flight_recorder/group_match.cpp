@@ -5,18 +5,10 @@
 #include <algorithm>
 #include <map>
 
+#include "flight_recorder/straggler.hpp"
+
 namespace pf::doctor::fr {
 namespace {
-
-std::string sizesText(const std::vector<std::vector<std::int64_t>>& sizes) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    out += (i ? ", [" : "[");
-    for (std::size_t k = 0; k < sizes[i].size(); ++k) out += (k ? ", " : "") + std::to_string(sizes[i][k]);
-    out += "]";
-  }
-  return out + "]";
-}
 
 std::string joined(const std::vector<std::string>& v) {
   std::string out;
@@ -31,10 +23,12 @@ struct RankEntries {
   const GroupStatus* status = nullptr;
 };
 
-// Completed as the recorder says: the entry's own state (NCCL records it), or the group's last completed
-// collective (gloo only updates pg_status; it counts a collective that failed as completed too).
-bool completed(const Entry& e, const GroupStatus* s) {
-  return e.state == "completed" || (s != nullptr && s->lastCompleted >= e.collectiveSeqId);
+// Ended as the recorder says: the entry's own state (NCCL records it), the group's last completed collective
+// (gloo only updates pg_status; it counts a collective that failed as completed too), or the entry retired
+// (the recorder retires an entry when its work ends, failed or not; torch's generic recorder hook records no
+// state or pg_status at all, only that).
+bool ended(const Entry& e, const GroupStatus* s) {
+  return e.state == "completed" || e.retired || (s != nullptr && s->lastCompleted >= e.collectiveSeqId);
 }
 
 void describeFrom(Headline& h, const Entry& e) {
@@ -43,12 +37,6 @@ void describeFrom(Headline& h, const Entry& e) {
   h.outputSizes = e.outputSizes;
   h.inputDtypes = e.inputDtypes;
   h.outputDtypes = e.outputDtypes;
-}
-
-void setCulpritCall(Headline& h, const Entry& e) {
-  h.culpritCall = "group " + e.pgName + (e.pgDesc.empty() ? "" : " (" + e.pgDesc + ")") + " " +
-                  (e.isP2p ? "p2p seq " : "seq ") + std::to_string(e.seq()) + " " + e.profilingName;
-  h.frames = userFrames(e.frames);
 }
 
 // The values ranks must agree on for one collective, by field name.
@@ -96,14 +84,20 @@ bool findMismatch(const std::vector<std::pair<int, const Entry*>>& present, Head
   return false;
 }
 
+}  // namespace
+
+void setCulpritCall(Headline& h, const Entry& e) {
+  h.culpritCall = "group " + e.pgName + (e.pgDesc.empty() ? "" : " (" + e.pgDesc + ")") + " " +
+                  (e.isP2p ? "p2p seq " : "seq ") + std::to_string(e.seq()) + " " + e.profilingName;
+  h.frames = userFrames(e.frames);
+}
+
 const Entry* lastEntry(const Dump& d) {
   const Entry* last = nullptr;
   for (const auto& e : d.entries)
     if (last == nullptr || e.recordId > last->recordId) last = &e;
   return last;
 }
-
-}  // namespace
 
 GroupFinding matchGroup(const std::string& pg, const std::string& desc, const std::vector<int>& members,
                         const std::vector<const Dump*>& dumps) {
@@ -121,6 +115,9 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
     RankEntries& re = ranks[m];
     re.dump = *it;
     re.status = (*it)->groupStatus(pg);
+    // A pg_status where nothing started or completed tells nothing of what was enqueued either: torch's generic
+    // recorder hook (a backend that does not record itself) writes its count of ops of any kind there.
+    if (re.status != nullptr && re.status->lastStarted < 0 && re.status->lastCompleted < 0) re.status = nullptr;
     for (const auto& e : (*it)->entries)
       if (e.pgName == pg && !e.isP2p) re.bySeq[e.collectiveSeqId] = &e;
   }
@@ -131,9 +128,7 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
   seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
   std::vector<std::string>& notes = g.notes;
 
-  // Straggler bookkeeping over the collectives every given member recorded.
-  double worstLate = 0;
-  Headline strag;
+  std::vector<Arrivals> arrivals;
   const auto fresh = [&](std::int64_t s, VerdictKind k) {
     h = Headline{};
     h.pg = pg, h.pgDesc = desc, h.seq = s, h.kind = k;
@@ -145,7 +140,7 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
       auto it = re.bySeq.find(s);
       if (it != re.bySeq.end()) {
         present.push_back({r, it->second});
-        if (!completed(*it->second, re.status)) pending.push_back(r);
+        if (!ended(*it->second, re.status)) pending.push_back(r);
       } else if (re.bySeq.empty() || re.bySeq.rbegin()->first < s) {
         // Not in the buffer and later than anything it recorded: it never got here. (Earlier than its oldest
         // entry would mean the ring buffer dropped it, which tells nothing.)
@@ -169,33 +164,12 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
       h.ranks = g.dumpsMissing.empty() ? pending : g.dumpsMissing;
       return g;
     }
-    // Lateness: the last rank to create its entry against the one before it. All members must be present.
-    if (present.size() == members.size() && present.size() >= 2) {
-      std::vector<std::pair<std::int64_t, int>> created;
-      for (const auto& [r, e] : present)
-        if (e->timeCreatedNs) created.push_back({*e->timeCreatedNs, r});
-      if (created.size() == present.size()) {
-        std::sort(created.begin(), created.end());
-        // In double: times from a damaged dump could overflow a 64-bit difference.
-        const double late =
-            (static_cast<double>(created.back().first) - static_cast<double>(created[created.size() - 2].first)) / 1e6;
-        if (late >= kStragglerMinMs && late > worstLate) {
-          worstLate = late;
-          strag = Headline{};
-          strag.pg = pg, strag.pgDesc = desc, strag.seq = s, strag.kind = VerdictKind::kStraggler;
-          strag.ranks = {created.back().second};
-          strag.lateMs = late;
-          for (const auto& c : created)
-            if (c.second != created.back().second) strag.waiting.push_back(c.second);
-          describeFrom(strag, *present[0].second);
-          for (const auto& [r, e] : present)
-            if (r == created.back().second) setCulpritCall(strag, *e);
-        }
-      }
-    }
+    // Lateness is judged over the collectives every member recorded (straggler.hpp).
+    if (present.size() == members.size() && present.size() >= 2) arrivals.push_back({s, present});
   }
-  if (strag.kind == VerdictKind::kStraggler && g.dumpsMissing.empty()) {
-    h = strag;
+  if (auto strag = findStraggler(arrivals); strag && g.dumpsMissing.empty()) {
+    h = *strag;
+    h.pg = pg, h.pgDesc = desc;
     return g;
   }
   // Nothing parted ways among the dumps given. With dumps missing, the last collective the given ranks

@@ -12,9 +12,6 @@
 
 namespace pf::doctor::fr {
 
-/// A lateness below this is clock noise or ordinary skew between ranks, not a straggler.
-inline constexpr double kStragglerMinMs = 500.0;
-
 /// The finding of group `pg` (`desc`) with members `members` (sorted), from the dumps given (sorted by rank).
 GroupFinding matchGroup(const std::string& pg, const std::string& desc, const std::vector<int>& members,
                         const std::vector<const Dump*>& dumps);
@@ -22,5 +19,11 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
 /// A rank that never reached a group's collective because it waits in another group's collective (a call made
 /// in the wrong group, or groups entered in different orders) turns that finding into a group mismatch.
 void linkAcrossGroups(std::vector<GroupFinding>& groups, const std::vector<const Dump*>& dumps);
+
+/// The culprit's call `e` in `h`: "group 0 (default_pg) seq 2 gloo:broadcast" and its user frames.
+void setCulpritCall(Headline& h, const Entry& e);
+
+/// The entry `d` recorded last (the highest record id), nullptr when it recorded none.
+const Entry* lastEntry(const Dump& d);
 
 }  // namespace pf::doctor::fr

@@ -49,6 +49,27 @@ std::string referenceValue(const Headline& h) {
   return "[" + in + "] -> [" + out + "]";
 }
 
+// A point-to-point finding in words: who never posted the other side of whose op, or how a send and its
+// receive disagree.
+std::string p2pSummary(const Headline& h, const std::string& culprits) {
+  const std::string peer = plural(h.waiting) + ranksText(h.waiting);
+  const std::string group = " in group " + h.pg + (h.pgDesc.empty() ? "" : " (" + h.pgDesc + ")");
+  const std::string waitingOp = "p2p seq " + std::to_string(h.seq) + " " + h.op + group;
+  if (h.kind == VerdictKind::kMismatch) {
+    std::string ref = sizesText(h.inputSizes);
+    if (h.field == "dtypes") {
+      ref.clear();
+      for (const auto& d : h.inputDtypes) ref += (ref.empty() ? "" : ", ") + d;
+      ref = "[" + ref + "]";
+    }
+    return culprits + "'s p2p seq " + std::to_string(h.culpritSeq) + " " + h.culpritOp + " receives " + h.field + " " +
+           h.culpritValue + " where " + peer + "'s " + waitingOp + " sends " + ref;
+  }
+  const bool send = h.op.find(":send") != std::string::npos;
+  return culprits + " never posted the " + (send ? "receive" : "send") + " matching " + peer + "'s " + waitingOp +
+         ", sizes " + sizesText(h.inputSizes);
+}
+
 Json frameJson(const Frame& f) { return Json{{"name", f.name}, {"file", f.file}, {"line", f.line}}; }
 
 Json headlineJson(const Headline& h) {
@@ -64,6 +85,9 @@ Json headlineJson(const Headline& h) {
          {"output_sizes", h.outputSizes},
          {"input_dtypes", h.inputDtypes},
          {"output_dtypes", h.outputDtypes}};
+  j["culprit_op"] = h.culpritOp.empty() ? Json(nullptr) : Json(h.culpritOp);
+  j["culprit_seq"] = h.culpritSeq >= 0 ? Json(h.culpritSeq) : Json(nullptr);
+  j["late_limit_ms"] = h.lateLimitMs ? Json(*h.lateLimitMs) : Json(nullptr);
   j["field"] = h.field.empty() ? Json(nullptr) : Json(h.field);
   j["culprit_value"] = h.culpritValue.empty() ? Json(nullptr) : Json(h.culpritValue);
   j["late_ms"] = h.lateMs ? Json(*h.lateMs) : Json(nullptr);
@@ -79,6 +103,7 @@ Json headlineJson(const Headline& h) {
 std::string summaryOf(const Headline& h) {
   if (!h.summary.empty()) return h.summary;
   const std::string culprits = plural(h.ranks) + ranksText(h.ranks);
+  if (h.p2p && (h.kind == VerdictKind::kMismatch || h.kind == VerdictKind::kNotReached)) return p2pSummary(h, culprits);
   switch (h.kind) {
     case VerdictKind::kMismatch:
       if (h.field == "group")
@@ -95,7 +120,10 @@ std::string summaryOf(const Headline& h) {
     case VerdictKind::kIncomplete: return "every rank entered " + where(h) + " and it did not complete on " + culprits;
     case VerdictKind::kStraggler:
       return culprits + " entered " + where(h) + " " + std::to_string(static_cast<long long>(*h.lateMs)) +
-             " ms after the others";
+             " ms after the others" +
+             (h.lateLimitMs
+                  ? " (late in this group from " + std::to_string(static_cast<long long>(*h.lateLimitMs)) + " ms)"
+                  : "");
     case VerdictKind::kCompletedOk:
       return h.seq < 0 ? "no collective recorded" : "every given rank completed up to " + where(h);
   }
@@ -131,9 +159,10 @@ std::vector<std::string> Report::lines() const {
     for (const auto& f : headline.frames)
       out.push_back("    " + f.file + ":" + std::to_string(f.line) + " in " + f.name);
   }
-  for (const auto& g : groups)
-    if (g.pg != headline.pg)  // the headline's own group is already said
-      out.push_back("  group " + g.pg + ": " + toString(g.verdict.kind) + ": " + summaryOf(g.verdict));
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    if (static_cast<int>(i) != headlineGroup)  // the headline is already said
+      out.push_back("  group " + groups[i].pg + (groups[i].verdict.p2p ? " point-to-point: " : ": ") +
+                    toString(groups[i].verdict.kind) + ": " + summaryOf(groups[i].verdict));
   for (const auto& n : notes) out.push_back("  note: " + n);
   return out;
 }

@@ -50,6 +50,16 @@ run_case killed_rank 1 missing-rank 3 3 gloo:all_reduce '[[1024]]'
 grep -q "Flight Recorder dumps of ranks 3 (1 of 4 ranks)" "$tmp/killed_rank.txt"; check "killed_rank: not given said" 0 $?
 run_case straggler 1 straggler 1 4 gloo:all_reduce '[[1024]]'
 run_case mismatched_group 1 mismatch 3 1 gloo:all_reduce '[[1024]]'
+# Point-to-point (gloo behind torch's generic recorder hook): the send rank 1 never received, and a receive rank 2
+# posted twice as large as rank 1's send. The text names the culprit, its peer and both ops.
+run_case p2p_unmatched_send 1 not-reached 1 2 'gloo_hooked:send 0->1' '[[1048576]]'
+grep -q "^Flight Recorder: rank 1 never posted the receive matching rank 0's p2p seq 2 gloo_hooked:send 0->1 in group 0" \
+  "$tmp/p2p_unmatched_send.txt"
+check "p2p_unmatched_send: the culprit, its peer and the send lead the text" 0 $?
+run_case p2p_size_mismatch 1 mismatch 2 4 'gloo_hooked:send 1->2' '[[1048576]]'
+grep -q "rank 2's p2p seq 3 gloo_hooked:recv 2<-1 receives sizes \[\[2097152\]\] where rank 1's p2p seq 4" \
+  "$tmp/p2p_size_mismatch.txt"
+check "p2p_size_mismatch: both ops and both sizes said" 0 $?
 
 # A dump that would run code (a pickle GLOBAL) is refused and counted as not given; the others are still read.
 mkdir -p "$tmp/hostile"

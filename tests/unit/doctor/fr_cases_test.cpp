@@ -145,8 +145,52 @@ TEST(FrCases, MismatchedGroupNamesTheRankInTheWrongGroup) {
   EXPECT_EQ(frTraceFacts("mismatched_group").seq, -1);
 }
 
+// gloo records no sends or receives itself; these jobs run gloo behind torch's generic recorder hook
+// (make_fixtures.py). fr_trace matches a lone send or receive like a collective, against every rank's entry of
+// the same collective_seq_id, so on these dumps it blames ranks of healthy pairs and flags neither fault; what it
+// does see right is the barrier rank 0 never reached.
+TEST(FrCases, UnmatchedSendNamesThePeerThatNeverReceived) {
+  const Report r = analyse(dumpsOf("p2p_unmatched_send"));
+  const Headline& h = r.headline;
+  EXPECT_EQ(h.kind, VerdictKind::kNotReached);
+  EXPECT_TRUE(h.p2p);
+  // The culprit (rank 1), its peer (rank 0), the send (p2p seq 2, sizes): all in the sentence the user reads.
+  EXPECT_EQ(summaryOf(h),
+            "rank 1 never posted the receive matching rank 0's p2p seq 2 gloo_hooked:send 0->1 in group 0 "
+            "(default_pg), sizes [[1048576]]");
+  EXPECT_EQ(h.culpritCall, "group 0 (default_pg) seq 3 gloo_hooked:barrier");  // rank 1 went on to the barrier
+  // The collective finding underneath: rank 0 never reached that barrier (it waits in its send), as fr_trace says.
+  ASSERT_FALSE(r.groups.empty());
+  EXPECT_EQ(r.groups[0].verdict.kind, VerdictKind::kNotReached);
+  EXPECT_EQ(r.groups[0].verdict.ranks, std::vector<int>{0});
+  EXPECT_EQ(r.groups[0].verdict.seq, 3);
+  const std::string text = readTextFile(caseDir("p2p_unmatched_send") + "/fr_trace_normalised.txt");
+  EXPECT_TRUE(
+      std::regex_search(text, std::regex(R"(sequence number: 3\ninternal record id: \d+\ngroup info: )"
+                                         R"(0:default_pg\ncollective: gloo_hooked:barrier\nmissing ranks: \{0\})")));
+}
+
+TEST(FrCases, P2pSizeMismatchNamesTheReceiverAndBothSizes) {
+  const Report r = analyse(dumpsOf("p2p_size_mismatch"));
+  const Headline& h = r.headline;
+  EXPECT_EQ(h.kind, VerdictKind::kMismatch);
+  EXPECT_TRUE(h.p2p);
+  EXPECT_EQ(h.field, "sizes");
+  EXPECT_EQ(h.ranks, std::vector<int>{2});
+  // Both sides in the sentence: rank 1's send is its fourth p2p op (receive, send, receive, send).
+  EXPECT_EQ(summaryOf(h),
+            "rank 2's p2p seq 3 gloo_hooked:recv 2<-1 receives sizes [[2097152]] where rank 1's p2p seq 4 "
+            "gloo_hooked:send 1->2 in group 0 (default_pg) sends [[1048576]]");
+  ASSERT_FALSE(h.frames.empty());
+  EXPECT_EQ(h.frames[0].name, "_work");
+  // gloo let the larger receive complete: every rank exited 0 and fr_trace flags no size on the pair.
+  EXPECT_EQ(readTextFile(caseDir("p2p_size_mismatch") + "/fr_trace_normalised.txt").find("2097152]] does not match"),
+            std::string::npos);
+}
+
 TEST(FrCases, JsonFormGivesTheSameVerdicts) {
-  for (const char* c : {"skip_allreduce", "size_mismatch", "killed_rank", "straggler", "mismatched_group"}) {
+  for (const char* c : {"skip_allreduce", "size_mismatch", "killed_rank", "straggler", "mismatched_group",
+                        "p2p_unmatched_send", "p2p_size_mismatch"}) {
     const Headline p = analyse(dumpsOf(c)).headline, j = analyse(dumpsOf(c, true)).headline;
     EXPECT_EQ(j.kind, p.kind) << c;
     EXPECT_EQ(j.ranks, p.ranks) << c;
