@@ -262,7 +262,10 @@ Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& pa
     if (p.scan) scan.beginInput(name);
     for (std::string_view block; reader.next(block);) {
       if (p.scan) scan.block(block);
-      if (p.tap) p.tap(block);
+      if (p.scan && p.tapMarked)
+        p.tapMarked(block, scan.markerLines());
+      else if (p.tap)
+        p.tap(block);
     }
     if (p.scan) scan.endInput();
     if (p.done) p.done();

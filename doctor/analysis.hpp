@@ -83,6 +83,9 @@ Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources, std
 struct InputPlan {
   bool scan = true;
   std::function<void(std::string_view)> tap;
+  /// When set (and `scan`), called instead of `tap` with the starts of the block's lines that hold one of
+  /// lineEventMarkers(), which the scan found.
+  std::function<void(std::string_view, const std::vector<std::size_t>&)> tapMarked;
   std::function<void()> done;
 };
 using InputPlanner = std::function<InputPlan(const std::string& name, std::string_view head)>;

@@ -50,7 +50,16 @@ class LineEvidence {
     used_ = true;
     return *ev_;
   }
-  /// Whether get() was called: the line's evidence may be kept somewhere.
+  /// get() into `dst`, reusing its strings' buffers: a field overwritten at every change (a process's network
+  /// line, printed at each init) then allocates nothing once its buffers are large enough.
+  void copyTo(Evidence& dst) {
+    used_ = true;
+    if (ev_)
+      dst = *ev_;
+    else
+      make_(ctx_, dst);
+  }
+  /// Whether get() or copyTo() was called: the line's evidence may be kept somewhere.
   bool used() const { return used_; }
   /// A fact counted this line without keeping its evidence (past its cap): the scanner notes which rule
   /// patterns the line also matched, so that the line is not counted twice for a rule.

@@ -125,6 +125,9 @@ const std::vector<std::string>& InfoExtractor::taps() {
 }
 
 void InfoExtractor::noteVersionSeen(std::string_view v, LineEvidence& ev) {
+  // Every rank prints its version at every init: the last one noted is the usual case, told without the map.
+  if (lastVersionSeen_.size() == v.size() && sameBytes(lastVersionSeen_.data(), v.data(), v.size())) return;
+  lastVersionSeen_.assign(v);
   // A few distinct strings in a real log; capped against a crafted one.
   if (versionsSeen_.size() < kMaxVersionsSeen && versionsSeen_.find(v) == versionsSeen_.end())
     versionsSeen_.emplace(std::string(v), ev.get());
@@ -171,8 +174,10 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     if (lineHolds(t, "error") || lineHolds(t, "Error")) return;
     ProcessInfo& p = procs_.of(l, ev.file());
     std::size_t plus = v.find("+cuda");
-    p.ncclVersion = std::string(v.substr(0, plus));
-    if (plus != std::string_view::npos) p.cudaVersion = std::string(v.substr(plus + 5));
+    if (plus != std::string_view::npos) p.cudaVersion.assign(v.substr(plus + 5));
+    // Printed at every init: a process that already has this version was noted with it.
+    if (p.ncclVersion == v.substr(0, plus)) return;
+    p.ncclVersion.assign(v.substr(0, plus));
     if (!versionEvidence_.count(p.ncclVersion)) versionEvidence_.emplace(p.ncclVersion, ev.get());
     return;
   }
@@ -215,23 +220,24 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     // an Evidence for each was most of this branch's cost).
     const std::string_view network = after(t, "Using network ");
     if (sameTextAsBefore(3, who, network) && p.network == network) return;
-    p.network = std::string(network);
-    p.networkEvidence = ev.get();
+    p.network.assign(network);
+    ev.copyTo(p.networkEvidence);
   } else if (hasTap(4, "Bootstrap : Using") || hasTap(5, "NET/Socket : Using")) {
     const bool boot = lineHolds(t, "Bootstrap");
     const int kind = boot ? 1 : 2;
     const std::string_view rest = after(t, "Using");
     // The same list as this process's last one changes nothing but the fact's count.
     const bool same = sameTextAsBefore(kind, who, rest);
-    const std::uint32_t id = textOf_[kind][who];
-    bool virt = same && virtualText_[kind][id] != 0;
+    ParsedText* slot = parsedOf(kind, textOf_[kind][who]);
+    bool virt = slot && slot->ready && slot->virt;
     if (!same) {
-      auto ifs = interfaceList(rest, false);
-      virt = std::any_of(ifs.begin(), ifs.end(), [](const std::string& i) { return isVirtual(i); });
-      (boot ? p.bootstrapIfs : p.socketIfs) = std::move(ifs);
-      if (id != TextIds::kNone) {
-        if (virtualText_[kind].size() <= id) virtualText_[kind].resize(std::size_t{id} + 1);
-        virtualText_[kind][id] = virt ? 1 : 0;
+      auto& ifs = boot ? p.bootstrapIfs : p.socketIfs;
+      if (slot && slot->ready) {
+        ifs = slot->list;
+      } else {
+        ifs = interfaceList(rest, false);
+        virt = std::any_of(ifs.begin(), ifs.end(), [](const std::string& i) { return isVirtual(i); });
+        if (slot) *slot = {true, virt, false, false, ifs, {}};
       }
     }
     if (virt) addFact(fact::kVirtualInterfaceSelected, ev);
@@ -243,14 +249,24 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     // the same process changes nothing (and parsing it allocates a dozen strings).
     if (sameTextAsBefore(0, who, rest)) return;
     if (p.ibUsingText.size() == rest.size() && sameBytes(p.ibUsingText.data(), rest.data(), rest.size())) return;
-    p.ibUsingText = rest;
+    p.ibUsingText.assign(rest);
+    // A text parsed before (for any process) already noted its link layers: only the process's fields change.
+    ParsedText* slot = parsedOf(0, textOf_[0][who]);
+    if (slot && slot->ready) {
+      p.hcas = slot->list;
+      p.relaxedOrdering = slot->relaxedOrdering;
+      if (slot->hasOob) p.oobIf.assign(slot->oob);
+      return;
+    }
     p.hcas = interfaceList(rest, true);
     for (const auto& h : p.hcas) {
       if (h.ends_with("/RoCE")) sawRoce_ = true;
       if (h.ends_with("/IB") && ibLinkEvidence_.empty()) ibLinkEvidence_.push_back(ev.get());
     }
     p.relaxedOrdering = lineHolds(rest, "[RO]");
-    if (lineHolds(rest, "OOB ")) p.oobIf = ifName(words(after(rest, "OOB ")).front());
+    const bool oob = lineHolds(rest, "OOB ");
+    if (oob) p.oobIf = ifName(words(after(rest, "OOB ")).front());
+    if (slot) *slot = {true, false, p.relaxedOrdering, oob, p.hcas, oob ? p.oobIf : std::string()};
   } else if (hasTap(7, "NET/IB : No device")) {
     p.ibNoDevice = true;
   } else if (hasTap(8, "Unable to open device") || hasTap(9, "ibv_open_device failed")) {
@@ -259,8 +275,17 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
   } else if (hasTap(10, "GPU Direct RDMA Disabled for HCA")) {
     const std::string_view hca = after(t, "for HCA");
     if (!sameTextAsBefore(4, who, hca)) {  // the same HCA again adds nothing to the process's set
-      auto w = words(hca);
-      p.gdrDisabledHcas.insert(w.size() > 1 ? w[1] : "?");
+      ParsedText* slot = parsedOf(4, textOf_[4][who]);
+      if (slot && !slot->ready) {
+        auto w = words(hca);
+        *slot = {true, false, false, false, {w.size() > 1 ? w[1] : "?"}, {}};
+      }
+      if (slot) {
+        p.gdrDisabledHcas.insert(slot->list.front());  // no allocation when the set holds it
+      } else {
+        auto w = words(hca);
+        p.gdrDisabledHcas.insert(w.size() > 1 ? w[1] : "?");
+      }
     }
     addFact(fact::kGdrDisabled, ev);
   } else if (hasTap(10, "GPU Direct RDMA Enabled")) {
@@ -272,13 +297,13 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     // "Channel 00/32 :    0" lists a ring; the number after '/' is the channel count.
     std::size_t slash = t.find('/');
     if (slash != std::string_view::npos) nchannels_ = std::max(nchannels_, atoiView(t.substr(slash + 1)));
-    algos_.insert("Ring");
+    noteAlgo(1, "Ring");
   } else if (lineHolds(t, "Trees")) {
-    algos_.insert("Tree");
+    noteAlgo(2, "Tree");
   } else if (hasTap(26, "NVLS multicast")) {
-    algos_.insert("NVLS");
+    noteAlgo(4, "NVLS");
   } else if (hasTap(27, "CollNet ")) {
-    algos_.insert("CollNet");
+    noteAlgo(8, "CollNet");
   }
 }
 

@@ -101,8 +101,20 @@ class InfoExtractor {
                                   {kMaxIbTexts, kMaxIbText},
                                   {kMaxIbTexts, kMaxIbText},
                                   {kMaxIbTexts, kMaxIbText}};
-  std::vector<std::uint32_t> textOf_[kTextKinds];      // TextIds::kNone: none, or one without an id
-  std::vector<std::uint8_t> virtualText_[kTextKinds];  // per text id: it names a virtual interface
+  std::vector<std::uint32_t> textOf_[kTextKinds];  // TextIds::kNone: none, or one without an id
+  // Per kind and text id: what the text says, parsed once. A process prints several of these texts in turn
+  // (one per communicator it joins), so "the same as its last" fails often; a text's own parse does not change,
+  // and copying it into the process reuses the process's buffers instead of allocating a dozen strings.
+  struct ParsedText {
+    bool ready = false, virt = false, relaxedOrdering = false, hasOob = false;
+    std::vector<std::string> list;  // interfaces (Bootstrap, NET/Socket), HCAs (NET/IB) or the HCA (GDR)
+    std::string oob;
+  };
+  std::vector<ParsedText> parsed_[kTextKinds];
+  // The slot of text `id` (ready or not yet), null for a text without an id.
+  ParsedText* parsedOf(int kind, std::uint32_t id);
+  std::uint8_t algosSeen_ = 0;  // bits of algos_ already inserted (Ring 1, Tree 2, ...)
+  void noteAlgo(std::uint8_t bit, const char* name);
   std::map<std::string, std::size_t, std::less<>> factLinesPast_;
   std::vector<std::string> commOrder_;  // comms_ keys in order of first sight, for dropOldestComm
   std::size_t commsDropped_ = 0;
@@ -112,6 +124,7 @@ class InfoExtractor {
   std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
   static constexpr std::size_t kMaxVersionsSeen = 64;
   std::map<std::string, Evidence, std::less<>> versionsSeen_;   // the same, errors that name a version included
+  std::string lastVersionSeen_;                                 // the last version noteVersionSeen was given
   std::map<std::string, std::size_t, std::less<>> transports_;  // filled by finish()
   struct TransportSeen {
     std::string name;

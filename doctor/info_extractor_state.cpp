@@ -23,6 +23,20 @@ bool InfoExtractor::sameTextAsBefore(int kind, std::uint32_t who, std::string_vi
   return same;
 }
 
+InfoExtractor::ParsedText* InfoExtractor::parsedOf(int kind, std::uint32_t id) {
+  if (id == TextIds::kNone) return nullptr;
+  auto& slots = parsed_[kind];
+  if (slots.size() <= id) slots.resize(std::size_t{id} + 1);
+  return &slots[id];
+}
+
+// Every rank prints its rings and trees at every init: a bit per algorithm instead of a set insert per line.
+void InfoExtractor::noteAlgo(std::uint8_t bit, const char* name) {
+  if (algosSeen_ & bit) return;
+  algosSeen_ |= bit;
+  algos_.insert(name);
+}
+
 void InfoExtractor::addFact(const char* name, LineEvidence& ev) {
   // Every rank prints these lines at every init: past the first kMaxFactLines, the count is what changes.
   auto& lines = facts_[name];

@@ -12,6 +12,7 @@
 // Wojciech Muła (http://0x80.pl/articles/simd-strfind.html).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -88,6 +89,38 @@ inline std::size_t findInLine(std::string_view line, std::string_view lit) {
 /// Whether `line` holds `lit`.
 inline bool lineHolds(std::string_view line, std::string_view lit) {
   return findInLine(line, lit) != std::string_view::npos;
+}
+
+/// Newlines in text[from, to). std::count compiles to a byte loop at -O2, which cost more than the whole scan on
+/// a multi-GB log; 16 bytes at a time, with byte counters summed every 255 steps, keeps it at memory speed.
+inline std::size_t countNewlines(std::string_view text, std::size_t from, std::size_t to) {
+  const char* p = text.data();
+  std::size_t c = 0, i = from;
+#if defined(__SSE2__)
+  const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+  while (to - i >= 16) {
+    __m128i acc = zero;
+    const std::size_t end = i + std::min<std::size_t>((to - i) / 16, 255) * 16;
+    for (; i < end; i += 16)
+      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl));
+    const __m128i sums = _mm_sad_epu8(acc, zero);
+    c += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+  }
+  // The last 1-15 bytes (the gaps between the lines of interest are a line or two, so this runs every time): the
+  // 16 bytes that end at `to`, those before `i` masked off, instead of a byte loop.
+  if (i < to && to >= 16) {
+    // 16 zero bytes then 16 ones: the 16 from offset (to - i) keep the last (to - i) bytes.
+    static constexpr char kKeepLast[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                           1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    const __m128i hits =
+        _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + to - 16)), nl),
+                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(kKeepLast + (to - i))));
+    const __m128i sums = _mm_sad_epu8(hits, zero);
+    return c + static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
+  }
+#endif
+  for (; i < to; ++i) c += p[i] == '\n';
+  return c;
 }
 
 }  // namespace pf::doctor

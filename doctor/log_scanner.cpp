@@ -5,10 +5,8 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
+#include "line_markers.hpp"
 #include "line_normalizer.hpp"
 #include "line_search.hpp"
 #include "log_time.hpp"
@@ -16,15 +14,20 @@
 namespace pf::doctor {
 namespace {
 
-Evidence describe(const std::string& file, std::size_t lineNo, const NormView& norm) {
-  Evidence ev;
-  ev.file = file;
+// Fills every field of `ev` (which may hold an earlier line's evidence: its buffers are reused).
+void describeInto(Evidence& ev, const std::string& file, std::size_t lineNo, const NormView& norm) {
+  ev.file.assign(file);
   ev.line = lineNo;
-  ev.text = utf8Prefix(std::string(norm.text), 400);
-  ev.host = std::string(norm.host);
+  // utf8Prefix(text, 400) without a copy of the whole text first.
+  std::size_t cut = std::min<std::size_t>(norm.text.size(), 400);
+  if (cut < norm.text.size())
+    while (cut > 0 && (static_cast<unsigned char>(norm.text[cut]) & 0xC0) == 0x80) --cut;
+  ev.text.assign(norm.text.substr(0, cut));
+  ev.host.assign(norm.host);
   ev.rank = rankOfLine(norm);
-  ev.timestamp = std::string(norm.timestamp);
-  return ev;
+  ev.timestamp.assign(norm.timestamp);
+  ev.notEarlierThan.clear();
+  ev.notLaterThan.clear();
 }
 
 // What LineEvidence needs to build a tap line's Evidence when the extractor keeps it.
@@ -36,39 +39,7 @@ struct TapContext {
 
 void makeTapEvidence(const void* ctx, Evidence& out) {
   const auto* c = static_cast<const TapContext*>(ctx);
-  out = describe(*c->file, c->lineNo, *c->norm);
-}
-
-// Newlines in text[from, to). std::count compiles to a byte loop at -O2, which cost more than the whole scan on
-// a multi-GB log; 16 bytes at a time, with byte counters summed every 255 steps, keeps it at memory speed.
-std::size_t countNewlines(std::string_view text, std::size_t from, std::size_t to) {
-  const char* p = text.data();
-  std::size_t c = 0, i = from;
-#if defined(__SSE2__)
-  const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-  while (to - i >= 16) {
-    __m128i acc = zero;
-    const std::size_t end = i + std::min<std::size_t>((to - i) / 16, 255) * 16;
-    for (; i < end; i += 16)
-      acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i)), nl));
-    const __m128i sums = _mm_sad_epu8(acc, zero);
-    c += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
-  }
-  // The last 1-15 bytes (the gaps between the lines of interest are a line or two, so this runs every time): the
-  // 16 bytes that end at `to`, those before `i` masked off, instead of a byte loop.
-  if (i < to && to >= 16) {
-    // 16 zero bytes then 16 ones: the 16 from offset (to - i) keep the last (to - i) bytes.
-    static constexpr char kKeepLast[32] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                           1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    const __m128i hits =
-        _mm_and_si128(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + to - 16)), nl),
-                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(kKeepLast + (to - i))));
-    const __m128i sums = _mm_sad_epu8(hits, zero);
-    return c + static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
-  }
-#endif
-  for (; i < to; ++i) c += p[i] == '\n';
-  return c;
+  describeInto(out, *c->file, c->lineNo, *c->norm);
 }
 
 // Where the line that starts at `from` ends (its newline, or `to`).
@@ -83,7 +54,7 @@ std::size_t lineEnd(std::string_view text, std::size_t from, std::size_t to) {
 LogScanner::LogScanner(const Catalog& catalog)
     : words(catalog.reports.get()),
       catalog_(catalog),
-      matcher_(catalog, InfoExtractor::taps()),
+      matcher_(catalog, InfoExtractor::taps(), lineEventMarkers()),
       hits_(matcher_.patterns().size()) {
   patternRules_.resize(hits_.size());
   for (std::size_t r = 0; r < catalog.rules.size(); ++r)
@@ -182,7 +153,13 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
   if (tap) {
     info.feed(view, le, tapMask);
     if (le.used() && !pats.empty()) keptTapHits_[{file_, lineNo}] = pats;
-    if (le.pastFact() && !pats.empty()) ++pastFactHits_[{le.pastFact(), pats}];
+    if (le.pastFact() && !pats.empty()) {
+      const std::string_view fact = le.pastFact();
+      auto it = std::find_if(pastFactHits_.begin(), pastFactHits_.end(),
+                             [&](const PastFactHits& h) { return h.fact == fact && h.pats == pats; });
+      if (it == pastFactHits_.end()) it = pastFactHits_.insert(pastFactHits_.end(), {fact, pats, 0});
+      ++it->count;
+    }
     if (view.launcherRank >= 0 && view.launcherRank != lastTapRank_) {
       lastTapRank_ = view.launcherRank;
       noteRank(view.launcherRank);
@@ -207,6 +184,7 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
       it->second = {key, std::move(w)};
     }
   }
+  const std::uint32_t hostId = view.host.empty() ? TextIds::kNone : hostIds_.idOf(view.host);
   const bool failing = !equals(view.level, "INFO");
   if (!view.timestamp.empty()) lastStamp_.assign(view.timestamp);
   ++lineSerial_;
@@ -217,8 +195,25 @@ void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offs
     // A pattern no rule's groups hold (an `unless` one) is only asked whether it matched: the count does.
     if (rules.empty()) continue;
     if (h.first.size() < kMaxEvidence) h.first.emplace_back(key, le.get());
-    if (!view.host.empty() && h.hosts.find(view.host) == h.hosts.end()) h.hosts.emplace(view.host);
-    if (rank >= 0) h.ranks.insert(rank);
+    if (hostId != TextIds::kNone) {
+      if (h.hostSeen.size() <= hostId) h.hostSeen.resize(std::size_t{hostId} + 1);
+      if (!h.hostSeen[hostId]) {
+        h.hostSeen[hostId] = true;
+        h.hosts.emplace(view.host);
+      }
+    } else if (!view.host.empty() && h.hosts.find(view.host) == h.hosts.end()) {
+      h.hosts.emplace(view.host);
+    }
+    if (rank >= 0 && rank < (1 << 20)) {
+      const auto r = static_cast<std::size_t>(rank);
+      if (h.rankSeen.size() <= r) h.rankSeen.resize(r + 1);
+      if (!h.rankSeen[r]) {
+        h.rankSeen[r] = true;
+        h.ranks.insert(rank);
+      }
+    } else if (rank >= 0) {
+      h.ranks.insert(rank);
+    }
     if (failing && view.level.empty()) h.failOutsideNccl = true;
     if (failing && !h.haveFail) {
       h.fail = {key, le.get()};
@@ -288,12 +283,12 @@ bool LogScanner::keptLineMatchesRule(const std::string& file, std::size_t line, 
 
 std::size_t LogScanner::pastFactLinesMatchingRule(std::string_view fact, std::size_t rule) const {
   std::size_t n = 0;
-  for (const auto& [key, count] : pastFactHits_) {
-    if (key.first != fact) continue;
-    for (int p : key.second) {
+  for (const auto& h : pastFactHits_) {
+    if (h.fact != fact) continue;
+    for (int p : h.pats) {
       const auto& rules = patternRules_[static_cast<std::size_t>(p)];
       if (std::find(rules.begin(), rules.end(), static_cast<int>(rule)) != rules.end()) {
-        n += count;
+        n += h.count;
         break;
       }
     }

@@ -23,6 +23,7 @@
 #include "rank_analysis.hpp"
 #include "report_memory.hpp"
 #include "rule_catalog.hpp"
+#include "text_ids.hpp"
 
 namespace pf::doctor {
 
@@ -43,6 +44,9 @@ struct PatternHits {
   std::pair<LineKey, Evidence> boundedFail;
   std::set<std::string, std::less<>> hosts;
   std::set<int> ranks;
+  /// Which hosts (LogScanner's ids) and ranks are in the sets already: a bit test per matching line instead of a
+  /// tree search, where hundreds of hosts' INFO lines match a rule.
+  std::vector<bool> hostSeen, rankSeen;
 };
 
 class LogScanner {
@@ -56,6 +60,8 @@ class LogScanner {
   void endInput();
 
   const Matcher& matcher() const { return matcher_; }
+  /// Starts of the last block's lines that hold one of lineEventMarkers() (line_markers.hpp), ascending.
+  const std::vector<std::size_t>& markerLines() const { return scan_.markerLines; }
   const std::vector<PatternHits>& patterns() const { return hits_; }
   /// Per rule (catalog order): distinct lines that matched any pattern of its groups.
   const std::vector<std::size_t>& ruleLines() const { return ruleLines_; }
@@ -89,8 +95,14 @@ class LogScanner {
   std::size_t lineSerial_ = 0;
   bool blockPlain_ = false;  // the block being scanned is plainAscii(): its lines need no check of their own
   std::map<std::pair<std::string, std::size_t>, std::vector<int>> keptTapHits_;
-  // Fact lines past the extractor's cap that matched rule patterns, counted by (fact, patterns): few keys.
-  std::map<std::pair<std::string, std::vector<int>>, std::size_t, std::less<>> pastFactHits_;
+  // Fact lines past the extractor's cap that matched rule patterns, counted by (fact, patterns): few keys, searched
+  // in place (a map keyed by a string and a vector built a key, two allocations, per counted line).
+  struct PastFactHits {
+    std::string_view fact;
+    std::vector<int> pats;
+    std::size_t count = 0;
+  };
+  std::vector<PastFactHits> pastFactHits_;
   // Watchdog entries keyed by (input, offset): input order.
   using WatchKey = LineKey;
   std::map<int, std::pair<WatchKey, WatchdogEntry>> watchByRank_;
@@ -107,6 +119,8 @@ class LogScanner {
   std::string lastStamp_;
   std::vector<std::pair<int, std::pair<LineKey, Evidence>>> awaiting_;
   int lastTapRank_ = -1;
+  // Hosts of matching lines by id (TextIds: bounded; a host past the cap is looked up in the sets).
+  TextIds hostIds_{4096, 256};
   // Ranks seen, one bit each: a launcher-tagged log of thousands of ranks changes rank nearly every line, and a
   // tree insert there cost more than the line's other work.
   void noteRank(int rank);

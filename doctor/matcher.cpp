@@ -15,6 +15,7 @@ void ScanResult::clear() {
   tapMasks.clear();
   events.clear();
   eventLineEnds.clear();
+  markerLines.clear();
 }
 
 bool lineMatches(const LinePattern& p, std::string_view line, const std::string* found) {
@@ -25,7 +26,8 @@ bool lineMatches(const LinePattern& p, std::string_view line, const std::string*
   return true;
 }
 
-Matcher::Matcher(const Catalog& catalog, const std::vector<std::string>& taps) {
+Matcher::Matcher(const Catalog& catalog, const std::vector<std::string>& taps,
+                 const std::vector<std::string>& markers) {
   auto addPattern = [&](const LinePattern& p) {
     if (!p.fact.empty()) return;
     const int lit = literals_.add(p.anchor());
@@ -45,6 +47,12 @@ Matcher::Matcher(const Catalog& catalog, const std::vector<std::string>& taps) {
     auto& c = consumers_[static_cast<std::size_t>(lit)];
     const int code = -static_cast<int>(i) - 1;
     if (std::find(c.begin(), c.end(), code) == c.end()) c.push_back(code);
+  }
+  for (const auto& m : markers) {
+    const int lit = literals_.add(m);
+    if (consumers_.size() <= static_cast<std::size_t>(lit)) consumers_.resize(static_cast<std::size_t>(lit) + 1);
+    auto& c = consumers_[static_cast<std::size_t>(lit)];
+    if (std::find(c.begin(), c.end(), kMarker) == c.end()) c.push_back(kMarker);
   }
   literals_.compile();
 }
@@ -69,6 +77,10 @@ void Matcher::scan(std::string_view text, ScanResult& out) const {
     }
     const std::string_view line = text.substr(lineBegin, lineEnd - lineBegin);
     for (int c : consumers_[static_cast<std::size_t>(lit)]) {
+      if (c == kMarker) {
+        if (out.markerLines.empty() || out.markerLines.back() != lineBegin) out.markerLines.push_back(lineBegin);
+        continue;
+      }
       if (c < 0) {
         const int tap = -c - 1;
         const std::uint32_t bit = tap < 32 ? std::uint32_t{1} << tap : ~std::uint32_t{0};

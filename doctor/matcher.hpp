@@ -32,6 +32,8 @@ struct ScanResult {
   /// Per event, where its line ends (lineBounds' end: before the newline and a '\r'), so that the scanner
   /// does not search for it again.
   std::vector<std::size_t> eventLineEnds;
+  /// Starts of the lines that hold one of the matcher's markers (ascending, each line once).
+  std::vector<std::size_t> markerLines;
   void clear();
 };
 
@@ -39,7 +41,8 @@ class Matcher {
  public:
   /// @param catalog must outlive the matcher (patterns() points into it).
   /// @param taps literals whose lines the INFO extractor wants to see (each at least 8 bytes).
-  Matcher(const Catalog& catalog, const std::vector<std::string>& taps);
+  /// @param markers literals whose lines are only listed (ScanResult::markerLines), each at least 8 bytes.
+  Matcher(const Catalog& catalog, const std::vector<std::string>& taps, const std::vector<std::string>& markers = {});
 
   /// Scans `text`; results are appended to `out` (call out.clear() between inputs to reuse its memory).
   void scan(std::string_view text, ScanResult& out) const;
@@ -54,7 +57,8 @@ class Matcher {
   MultiLiteral literals_;
   std::vector<const LinePattern*> patterns_;
   std::vector<const std::string*> anchors_;  // per pattern: its literal that the scan looks for
-  std::vector<std::vector<int>> consumers_;  // literal id -> pattern indexes; -(i + 1) = taps[i]
+  std::vector<std::vector<int>> consumers_;  // literal id -> pattern indexes; -(i + 1) = taps[i]; kMarker
+  static constexpr int kMarker = INT32_MIN;
   mutable std::vector<std::pair<int, std::size_t>> hits_;
 };
 

@@ -152,7 +152,9 @@ std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint
 
 std::uint32_t ProcessTable::indexOf(const NormView& l, const std::string& file) {
   if (!l.host.empty()) {
-    if (last_ != UINT32_MAX && l.pid == lastPid_ && hosts_[lastHost_] == l.host) return last_;
+    if (last_ != UINT32_MAX && l.pid == lastPid_ && hosts_[lastHost_].size() == l.host.size() &&
+        sameBytes(hosts_[lastHost_].data(), l.host.data(), l.host.size()))
+      return last_;
     const std::uint32_t hid = hostId(l.host), index = byHostPid(l.host, l.pid, hid);
     // The owner of later bare lines ("NCCL version" printed by nccl-tests): the last named process.
     lastNamed_ = index;

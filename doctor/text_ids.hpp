@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "line_search.hpp"
+
 namespace pf::doctor {
 
 class TextIds {
@@ -28,20 +30,26 @@ class TextIds {
     const std::uint64_t hash = std::hash<std::string_view>{}(text);
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = static_cast<std::size_t>(hash) & mask;
-    for (; slots_[i].id != kNone; i = (i + 1) & mask)
-      if (slots_[i].hash == hash && texts_[slots_[i].id] == text) return slots_[i].id;
-    if (texts_.size() >= maxTexts_ || text.size() > maxLength_) return kNone;
-    slots_[i] = {hash, static_cast<std::uint32_t>(texts_.size())};
-    texts_.emplace_back(text);
-    return slots_[i].id;
+    for (; slots_[i].id != kNone; i = (i + 1) & mask) {
+      const Slot& s = slots_[i];
+      if (s.hash == hash && s.length == text.size() && sameBytes(arena_.data() + s.offset, text.data(), text.size()))
+        return s.id;
+    }
+    if (count_ >= maxTexts_ || text.size() > maxLength_) return kNone;
+    slots_[i] = {hash, count_, static_cast<std::uint32_t>(text.size()), static_cast<std::uint32_t>(arena_.size())};
+    arena_.append(text);
+    return count_++;
   }
 
-  std::size_t size() const { return texts_.size(); }
+  std::size_t size() const { return count_; }
 
  private:
+  // The texts are kept one after the other in one buffer, found from the slot by offset: a slot and then the
+  // text's bytes are the two cache lines a look-up reads (a string per text added a third, its heap pointer),
+  // compared inline (line_search.hpp's sameBytes; string == view called memcmp).
   struct Slot {
     std::uint64_t hash = 0;
-    std::uint32_t id = kNone;
+    std::uint32_t id = kNone, length = 0, offset = 0;
   };
   std::size_t tableSize() const {  // a power of two at least twice the cap
     std::size_t n = 16;
@@ -51,7 +59,8 @@ class TextIds {
 
   std::size_t maxTexts_, maxLength_;
   std::vector<Slot> slots_;  // allocated at the first lookup: most logs have no such line
-  std::vector<std::string> texts_;
+  std::string arena_;  // the texts in order of arrival: at most maxTexts * maxLength bytes (4 MiB for the callers)
+  std::uint32_t count_ = 0;
 };
 
 }  // namespace pf::doctor

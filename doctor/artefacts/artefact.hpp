@@ -101,6 +101,14 @@ class ArtefactReader {
  public:
   virtual ~ArtefactReader() = default;
   virtual void block(std::string_view text) = 0;
+  /// Whether markedLines() may stand for block() on a file the rules scan too: the scanner's pass already found
+  /// the lines that hold one of lineEventMarkers() (line_markers.hpp).
+  virtual bool takesMarkedLines() const { return false; }
+  /// The block, with the starts of its lines that hold a marker (ascending, each line once).
+  virtual void markedLines(std::string_view text, const std::vector<std::size_t>& starts) {
+    (void)starts;
+    block(text);
+  }
   virtual void finish(ArtefactOut& out) = 0;
 };
 

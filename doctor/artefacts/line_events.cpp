@@ -7,7 +7,9 @@
 #include <cctype>
 
 #include "clock.hpp"
+#include "line_markers.hpp"
 #include "line_normalizer.hpp"
+#include "line_search.hpp"
 #include "multi_literal.hpp"
 #include "pf/kernel_log.hpp"
 
@@ -243,21 +245,26 @@ void LineEvents::finish(ArtefactOut& out) {
 
 namespace {
 
-// The markers of the lines LineEvents reads; a line holding none of them holds no event. Each is at least
-// MultiLiteral's 8 bytes, so one Wu-Manber pass finds them all. PyTorch's error lines are found by the source files
-// that print the distributed failures (their "[E..." stamp is checked per line): an error line from another file
-// is still a rule's failing line when a rule matches it, only not a timeline event of its own.
-constexpr std::array<std::string_view, 17> kLeMarkers = {
-    "NVRM: Xid (",  "SXid (PC",   "srun: error",  "slurmstepd",        "NCCL DIAG ",       "ink down",
-    "ink Down",     "LINK DOWN",  "lost carrier", "Port module",       "ProcessGroupNCCL", "ProcessGroupGloo",
-    "TCPStore.cpp", "NCCLUtils.", "socket.cpp:",  "ProcessGroupWrapp", "FlightRecorder"};
-
 class LineEventsReader final : public ArtefactReader {
  public:
   LineEventsReader(const std::string& file, bool everyLine) : events_(file), everyLine_(everyLine) {
     if (everyLine_) return;
-    for (std::string_view m : kLeMarkers) markers_.add(m);
+    for (const auto& m : lineEventMarkers()) markers_.add(m);
     markers_.compile();
+  }
+
+  bool takesMarkedLines() const override { return !everyLine_; }
+  // The marked lines in order, then one count of newlines between them.
+  void markedLines(std::string_view text, const std::vector<std::size_t>& starts) override {
+    std::size_t pos = 0, line = lineNo_ + 1;
+    for (const std::size_t s : starts) {
+      line += countNewlines(text, pos, s);
+      pos = s;
+      std::size_t e = text.find('\n', s);
+      if (e == std::string_view::npos) e = text.size();
+      events_.line(text.substr(s, e - s), line);
+    }
+    lineNo_ = line + countNewlines(text, pos, text.size()) - 1;
   }
 
   void block(std::string_view text) override {
@@ -272,23 +279,16 @@ class LineEventsReader final : public ArtefactReader {
       }
       return;
     }
-    // Only the lines holding a marker: their starts, in order, then one count of newlines between them.
+    // Only the lines holding a marker (a file the rules do not scan; otherwise the scan found them: markedLines).
     hits_.clear();
     markers_.searchInto(text, hits_);
-    std::size_t pos = 0, line = lineNo_ + 1, lastStart = std::string_view::npos;
+    starts_.clear();
     for (const auto& [id, at] : hits_) {
       const std::size_t nl = at == 0 ? std::string_view::npos : text.rfind('\n', at - 1);
       const std::size_t s = nl == std::string_view::npos ? 0 : nl + 1;
-      if (s == lastStart) continue;  // several markers on one line
-      lastStart = s;
-      line += static_cast<std::size_t>(
-          std::count(text.begin() + static_cast<long>(pos), text.begin() + static_cast<long>(s), '\n'));
-      pos = s;
-      std::size_t e = text.find('\n', s);
-      if (e == std::string_view::npos) e = text.size();
-      events_.line(text.substr(s, e - s), line);
+      if (starts_.empty() || starts_.back() != s) starts_.push_back(s);  // several markers on one line
     }
-    lineNo_ += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+    markedLines(text, starts_);
   }
 
   void finish(ArtefactOut& out) override { events_.finish(out); }
@@ -299,6 +299,7 @@ class LineEventsReader final : public ArtefactReader {
   bool midLine_ = false;
   MultiLiteral markers_;
   std::vector<std::pair<int, std::size_t>> hits_;
+  std::vector<std::size_t> starts_;
   std::size_t lineNo_ = 0;
 };
 

@@ -30,6 +30,10 @@ InputPlanner ArtefactSession::planner() {
     current_ = state->second ? kind->openInJob(name, *state->second) : kind->open(name);
     ArtefactReader* r = current_.get();
     p.tap = [r](std::string_view block) { r->block(block); };
+    if (r->takesMarkedLines())
+      p.tapMarked = [r](std::string_view block, const std::vector<std::size_t>& starts) {
+        r->markedLines(block, starts);
+      };
     // Each reader finishes as its file ends, so a document's text is not held past its own file.
     p.done = [this] {
       current_->finish(out_);

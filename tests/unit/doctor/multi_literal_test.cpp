@@ -141,5 +141,22 @@ TEST(DoctorMatcher, EventLineEndsStopBeforeCarriageReturnAndAtTheEnd) {
   EXPECT_EQ(out.eventLineEnds, (std::vector<std::size_t>{19, 40}));
 }
 
+// Markers (the timeline's literals, found in the same pass) list their lines once each, in text order, and add no
+// event: a marker that is also a tap still feeds the extractor as a tap.
+TEST(DoctorMatcher, MarkerLinesListedOnceWithoutEvents) {
+  Matcher m(Catalog{}, {"NCCL INFO Channel"}, {"ProcessGroupNCCL", "NCCL INFO Channel", "lost carrier"});
+  ScanResult out;
+  const std::string text =
+      "ProcessGroupNCCL.cpp ProcessGroupNCCL x\n"  // 0: two hits on one line
+      "plain line\n"                               // 40
+      "NCCL INFO Channel 0\n"                      // 51: a tap and a marker
+      "eth0 lost carrier\n";                       // 71
+  m.scan(text, out);
+  EXPECT_EQ(out.markerLines, (std::vector<std::size_t>{0, 51, 71}));
+  EXPECT_EQ(out.events, (std::vector<std::pair<std::size_t, int>>{{51, -1}}));
+  out.clear();
+  EXPECT_TRUE(out.markerLines.empty());
+}
+
 }  // namespace
 }  // namespace pf::doctor
