@@ -54,7 +54,27 @@ TEST(DoctorReportMemory, WordsAreThreeOrMoreCharactersLowerCased) {
   std::string buf;
   forEachWord("NCCL WARN NET/IB : ibv_reg_mr failed 12abc ab _x9 9", buf,
               [&](std::string_view w) { got.emplace_back(w); });
-  EXPECT_EQ(got, (std::vector<std::string>{"nccl", "warn", "net", "ibv_reg_mr", "failed", "abc", "_x9"}));
+  // An identifier's parts of three or more letters count as words too ("mr" is too short).
+  EXPECT_EQ(got, (std::vector<std::string>{"nccl", "warn", "net", "ibv_reg_mr", "ibv", "reg", "failed", "abc", "_x9"}));
+}
+
+TEST(DoctorReportMemory, IdentifierPartsAndInfoLinesBringALogNearItsReports) {
+  // Neither case shares a whole identifier with the log; their parts ("ibv", "create", "qp" is too short) and the
+  // set-up NCCL's INFO lines report ("NET/IB", "mlx5") do.
+  std::string lines;
+  lines +=
+      caseLine("i1", "ib-verbs", "n1:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB\nibv_modify_qp failed") + "\n";
+  lines +=
+      caseLine("i2", "ib-verbs", "n2:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_1:1/IB\nibv_create_cq failed") + "\n";
+  lines += caseLine("s1", "shm", "Error: failed to extend /dev/shm segment") + "\n";
+  lines += caseLine("s2", "shm", "posix_fallocate failed: /dev/shm segment") + "\n";
+  auto m = ReportMemory::fromJsonLines({{"small.jsonl", lines}});
+  EXPECT_GE(m->wordId("ibv"), 0);
+  EXPECT_GE(m->wordId("mlx5"), 0);
+  auto votes = m->vote(idsOf(*m, "h:2:2 [3] NCCL INFO NET/IB : Using [0]mlx5_2:1/IB\nibv_create_qp failed: 12"));
+  ASSERT_FALSE(votes.empty());
+  EXPECT_EQ(votes.front().category, "ib-verbs");
+  EXPECT_GT(votes.front().share, 0.5);
 }
 
 TEST(DoctorReportMemory, OnlyWordsOfTwoThreadsCountAndTheNearestCategoryWins) {
