@@ -59,8 +59,9 @@ TEST(DoctorReportMemory, WordsAreThreeOrMoreCharactersLowerCased) {
 }
 
 TEST(DoctorReportMemory, IdentifierPartsAndInfoLinesBringALogNearItsReports) {
-  // Neither case shares a whole identifier with the log; their parts ("ibv", "create", "qp" is too short) and the
-  // set-up NCCL's INFO lines report ("NET/IB", "mlx5") do.
+  // Neither case shares a whole identifier with the log (ibv_create_qp, mlx5_2); their parts ("ibv", "mlx5") and
+  // the words of NCCL's INFO lines ("net", "using") do. Without the parts and the INFO lines, "mlx5" would not be
+  // a word of the memory at all.
   std::string lines;
   lines +=
       caseLine("i1", "ib-verbs", "n1:1:1 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB\nibv_modify_qp failed") + "\n";
