@@ -125,6 +125,7 @@ void ReportMemory::build(std::vector<Raw> raw) {
       if (e == std::string::npos) e = text.size();
       const std::string_view line(text.data() + b, e - b);
       b = e + 1;
+      if (!memoryReads(line)) continue;
       forEachWord(line, buf, [&](std::string_view w) {
         if (words[i].emplace(w).second) threadsOf[std::string(w)].insert(raw_[i].report.thread);
       });

@@ -10,10 +10,11 @@
 //
 // Closeness is the cosine of TF-IDF word vectors (words of three or more letters, digits and underscores,
 // starting with a letter or underscore, lower-cased, and the parts of three or more letters of a word with
-// underscores; a word counts once per log) of all the lines, NCCL's INFO lines too (what a job set up, IB or
-// sockets, a plugin, says which failures it can have), over the words that occur in at least two threads of the
-// memory, so a host name or a path seen once says nothing. The category is the similarity-weighted vote of the k
-// nearest reports. Measured leave-one-thread-out, as `doctor_accuracy.py` does through `--forget`: docs/doctor.md.
+// underscores; a word counts once per log) of the lines that are not NCCL INFO lines (a job's set-up says little
+// about what failed, and a failure in a job that logs NCCL's INFO output must not read like NCCL's failures for
+// that), over the words that occur in at least two threads of the memory, so a host name or a path seen once says
+// nothing. The category is the similarity-weighted vote of the k nearest reports. Measured leave-one-thread-out,
+// as `doctor_accuracy.py` does through `--forget`: docs/doctor.md.
 #pragma once
 
 #include <cstdint>
@@ -59,6 +60,11 @@ void forEachWord(std::string_view line, std::string& buf, Fn&& fn) {
     i = j;
   }
 }
+
+/// Whether the memory reads `line`: NCCL's INFO lines are left out, in the remembered failures and in the log alike
+/// (every job prints its set-up; the memory compares what went wrong, and an IB job's set-up must not make an
+/// unrelated failure read like the IB ones).
+inline bool memoryReads(std::string_view line) { return line.find("NCCL INFO") == std::string_view::npos; }
 
 /// One remembered failure: a corpus case, or a rule's messages (`rule`: then `id` is the rule id, `thread` is
 /// "rule:<id>", `cause` its title).
@@ -145,7 +151,7 @@ class WordSample {
   bool wantsLines() const { return memory_ && headLines_ < kHeadLines; }
   void headLine(std::string_view line) {
     ++headLines_;
-    add(line);
+    if (memoryReads(line)) add(line);
   }
   void add(std::string_view line);
   const std::vector<std::uint32_t>& ids() const { return ids_; }
