@@ -9,12 +9,12 @@
 // A rule matches only its exact literals; here a log that says the same in other words still comes near it.
 //
 // Closeness is the cosine of TF-IDF word vectors (words of three or more letters, digits and underscores,
-// starting with a letter or underscore, lower-cased; a word counts once per log) of the lines that are not
-// NCCL INFO lines (a job's set-up says little about what failed, and a failure in a job that logs NCCL's INFO
-// output must not read like NCCL's failures for that), over the words that occur in at least two threads of
-// the memory, so a host name or a path seen once says nothing. The category is the
-// similarity-weighted vote of the k nearest reports. Measured leave-one-thread-out, as `doctor_accuracy.py`
-// does through `--forget`: docs/doctor.md.
+// starting with a letter or underscore, lower-cased, and the parts of three or more letters of a word with
+// underscores; a word counts once per log) of the lines that are not NCCL INFO lines (a job's set-up says little
+// about what failed, and a failure in a job that logs NCCL's INFO output must not read like NCCL's failures for
+// that), over the words that occur in at least two threads of the memory, so a host name or a path seen once says
+// nothing. The category is the similarity-weighted vote of the k nearest reports. Measured leave-one-thread-out,
+// as `doctor_accuracy.py` does through `--forget`: docs/doctor.md.
 #pragma once
 
 #include <cstdint>
@@ -45,13 +45,25 @@ void forEachWord(std::string_view line, std::string& buf, Fn&& fn) {
       for (auto& c : buf)
         if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
       fn(std::string_view(buf));
+      // An identifier's parts count too (ibv_create_qp: "ibv", "create"): a log that names another verb of the
+      // same library, or says the part in prose, still comes near it.
+      if (buf.find('_') != std::string::npos) {
+        const std::size_t whole = buf.size();
+        for (std::size_t a = 0; a < whole;) {
+          std::size_t z = buf.find('_', a);
+          if (z == std::string::npos) z = whole;
+          if (z - a >= 3 && z - a < whole) fn(std::string_view(buf).substr(a, z - a));
+          a = z + 1;
+        }
+      }
     }
     i = j;
   }
 }
 
 /// Whether the memory reads `line`: NCCL's INFO lines are left out, in the remembered failures and in the log alike
-/// (every job prints its set-up; the memory compares what went wrong).
+/// (every job prints its set-up; the memory compares what went wrong, and an IB job's set-up must not make an
+/// unrelated failure read like the IB ones).
 inline bool memoryReads(std::string_view line) { return line.find("NCCL INFO") == std::string_view::npos; }
 
 /// One remembered failure: a corpus case, or a rule's messages (`rule`: then `id` is the rule id, `thread` is
@@ -105,7 +117,7 @@ class ReportMemory {
   /// Reports less similar than `minSimilarity`, or with fewer than kMinSharedWords words in common, do not vote:
   /// that is one or two generic words ("RuntimeError") in common.
   std::vector<CategoryVote> vote(const std::vector<std::uint32_t>& ids, std::size_t k = 9,
-                                 double minSimilarity = 0.2) const;
+                                 double minSimilarity = 0.1) const;
 
  private:
   struct Raw {

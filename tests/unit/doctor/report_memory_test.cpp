@@ -54,7 +54,25 @@ TEST(DoctorReportMemory, WordsAreThreeOrMoreCharactersLowerCased) {
   std::string buf;
   forEachWord("NCCL WARN NET/IB : ibv_reg_mr failed 12abc ab _x9 9", buf,
               [&](std::string_view w) { got.emplace_back(w); });
-  EXPECT_EQ(got, (std::vector<std::string>{"nccl", "warn", "net", "ibv_reg_mr", "failed", "abc", "_x9"}));
+  // An identifier's parts of three or more letters count as words too ("mr" is too short).
+  EXPECT_EQ(got, (std::vector<std::string>{"nccl", "warn", "net", "ibv_reg_mr", "ibv", "reg", "failed", "abc", "_x9"}));
+}
+
+TEST(DoctorReportMemory, IdentifierPartsBringALogNearItsReports) {
+  // No whole word of the log is in two threads; the parts of its identifiers ("mlx5", "ibv") are.
+  std::string lines;
+  lines += caseLine("i1", "ib-verbs", "mlx5_0: ibv_modify_qp") + "\n";
+  lines += caseLine("i2", "ib-verbs", "mlx5_1: ibv_create_cq") + "\n";
+  lines += caseLine("s1", "shm", "Error: failed to extend /dev/shm segment") + "\n";
+  lines += caseLine("s2", "shm", "posix_fallocate failed: /dev/shm segment") + "\n";
+  auto m = ReportMemory::fromJsonLines({{"small.jsonl", lines}});
+  EXPECT_EQ(m->wordId("mlx5_0"), -1);
+  EXPECT_GE(m->wordId("mlx5"), 0);
+  EXPECT_GE(m->wordId("ibv"), 0);
+  auto votes = m->vote(idsOf(*m, "mlx5_2: ibv_create_qp went away"));
+  ASSERT_FALSE(votes.empty());
+  EXPECT_EQ(votes.front().category, "ib-verbs");
+  EXPECT_DOUBLE_EQ(votes.front().share, 1.0);
 }
 
 TEST(DoctorReportMemory, OnlyWordsOfTwoThreadsCountAndTheNearestCategoryWins) {
