@@ -13,8 +13,8 @@ namespace pf::doctor::fr {
 namespace {
 
 // One op of group 0 in the order of `record`; `name` as NCCL writes it ("send 0->1", "recv 1<-0", "all_reduce").
-Entry op(std::int64_t record, const std::string& name, std::int64_t p2pSeq, std::int64_t n = 1024,
-         std::int64_t epoch = 1, const std::string& dtype = "Float") {
+Entry pairOp(std::int64_t record, const std::string& name, std::int64_t p2pSeq, std::int64_t n = 1024,
+             std::int64_t epoch = 1, const std::string& dtype = "Float") {
   Entry e;
   e.recordId = record;
   e.pgName = "0";
@@ -29,7 +29,7 @@ Entry op(std::int64_t record, const std::string& name, std::int64_t p2pSeq, std:
   return e;
 }
 
-Dump dump(int rank, std::vector<Entry> entries, int world = 2) {
+Dump pairDump(int rank, std::vector<Entry> entries, int world = 2) {
   Dump d;
   d.path = "nccl_trace_rank_" + std::to_string(rank);
   d.rank = rank;
@@ -43,21 +43,21 @@ Dump dump(int rank, std::vector<Entry> entries, int world = 2) {
 
 TEST(FrP2p, ParsesPeersAsGroupRanks) {
   P2pCall c;
-  ASSERT_TRUE(parseP2p(op(0, "send 0->1", 1), {4, 6}, c));
+  ASSERT_TRUE(parseP2p(pairOp(0, "send 0->1", 1), {4, 6}, c));
   EXPECT_TRUE(c.send);
   EXPECT_EQ(c.src, 4);
   EXPECT_EQ(c.dst, 6);
-  ASSERT_TRUE(parseP2p(op(0, "recv 1<-?", 1), {4, 6}, c));
+  ASSERT_TRUE(parseP2p(pairOp(0, "recv 1<-?", 1), {4, 6}, c));
   EXPECT_EQ(c.src, -1);
   EXPECT_EQ(c.dst, 6);
-  EXPECT_FALSE(parseP2p(op(0, "send 0->2", 1), {4, 6}, c));  // outside the group
-  EXPECT_FALSE(parseP2p(op(0, "all_reduce", 0), {4, 6}, c));
+  EXPECT_FALSE(parseP2p(pairOp(0, "send 0->2", 1), {4, 6}, c));  // outside the group
+  EXPECT_FALSE(parseP2p(pairOp(0, "all_reduce", 0), {4, 6}, c));
 }
 
 TEST(FrP2p, SendNeverReceivedNamesThePeer) {
   // Rank 0 sends twice; rank 1 posted one receive and went on to an all_reduce rank 0 never reached.
-  const Report r = analyse({dump(0, {op(0, "send 0->1", 1), op(1, "send 0->1", 2)}),
-                            dump(1, {op(0, "recv 1<-0", 1), op(1, "all_reduce", 0, 1024, 2)})});
+  const Report r = analyse({pairDump(0, {pairOp(0, "send 0->1", 1), pairOp(1, "send 0->1", 2)}),
+                            pairDump(1, {pairOp(0, "recv 1<-0", 1), pairOp(1, "all_reduce", 0, 1024, 2)})});
   const Headline& h = r.headline;
   EXPECT_EQ(h.kind, VerdictKind::kNotReached);
   EXPECT_TRUE(h.p2p);
@@ -76,7 +76,8 @@ TEST(FrP2p, SendNeverReceivedNamesThePeer) {
 }
 
 TEST(FrP2p, ReceiveNeverSentNamesTheSender) {
-  const Report r = analyse({dump(0, {op(0, "send 0->1", 1)}), dump(1, {op(0, "recv 1<-0", 1), op(1, "recv 1<-0", 2)})});
+  const Report r = analyse(
+      {pairDump(0, {pairOp(0, "send 0->1", 1)}), pairDump(1, {pairOp(0, "recv 1<-0", 1), pairOp(1, "recv 1<-0", 2)})});
   const Headline& h = r.headline;
   EXPECT_EQ(h.kind, VerdictKind::kNotReached);
   EXPECT_EQ(h.ranks, std::vector<int>{0});
@@ -89,9 +90,9 @@ TEST(FrP2p, ReceiveNeverSentNamesTheSender) {
 
 TEST(FrP2p, SizeMismatchNamesTheReceiverAndBothSizes) {
   // p2p_seq_id does not line a pair up: rank 1 counts its receive from 0 before its send to 2.
-  const Report r =
-      analyse({dump(0, {op(0, "send 0->1", 1)}, 3), dump(1, {op(0, "recv 1<-0", 1), op(1, "send 1->2", 2, 1024)}, 3),
-               dump(2, {op(0, "recv 2<-1", 1, 2048)}, 3)});
+  const Report r = analyse({pairDump(0, {pairOp(0, "send 0->1", 1)}, 3),
+                            pairDump(1, {pairOp(0, "recv 1<-0", 1), pairOp(1, "send 1->2", 2, 1024)}, 3),
+                            pairDump(2, {pairOp(0, "recv 2<-1", 1, 2048)}, 3)});
   const Headline& h = r.headline;
   EXPECT_EQ(h.kind, VerdictKind::kMismatch);
   EXPECT_TRUE(h.p2p);
@@ -107,33 +108,33 @@ TEST(FrP2p, SizeMismatchNamesTheReceiverAndBothSizes) {
 }
 
 TEST(FrP2p, DtypeMismatch) {
-  const Headline h =
-      analyse({dump(0, {op(0, "send 0->1", 1, 8, 1, "Float")}), dump(1, {op(0, "recv 1<-0", 1, 8, 1, "BFloat16")})})
-          .headline;
+  const Headline h = analyse({pairDump(0, {pairOp(0, "send 0->1", 1, 8, 1, "Float")}),
+                              pairDump(1, {pairOp(0, "recv 1<-0", 1, 8, 1, "BFloat16")})})
+                         .headline;
   EXPECT_EQ(h.kind, VerdictKind::kMismatch);
   EXPECT_EQ(h.field, "dtypes");
   EXPECT_EQ(h.culpritValue, "[BFloat16]");
 }
 
 TEST(FrP2p, MatchedPairsAreCompletedOk) {
-  const Report r = analyse({dump(0, {op(0, "send 0->1", 1), op(1, "recv 0<-1", 2)}),
-                            dump(1, {op(0, "recv 1<-0", 1), op(1, "send 1->0", 2)})});
+  const Report r = analyse({pairDump(0, {pairOp(0, "send 0->1", 1), pairOp(1, "recv 0<-1", 2)}),
+                            pairDump(1, {pairOp(0, "recv 1<-0", 1), pairOp(1, "send 1->0", 2)})});
   EXPECT_EQ(r.headline.kind, VerdictKind::kCompletedOk);
   EXPECT_EQ(r.groups.back().verdict.summary, "2 point-to-point send(s) of group 0 matched with their receives");
 }
 
 TEST(FrP2p, ALoneOpTheRecorderSawCompleteIsNotBlamed) {
-  Entry sent = op(0, "send 0->1", 1);
+  Entry sent = pairOp(0, "send 0->1", 1);
   sent.state = "completed";
-  EXPECT_EQ(analyse({dump(0, {sent}), dump(1, {})}).headline.kind, VerdictKind::kCompletedOk);
+  EXPECT_EQ(analyse({pairDump(0, {sent}), pairDump(1, {})}).headline.kind, VerdictKind::kCompletedOk);
 }
 
 TEST(FrP2p, AWrappedBufferIsRealignedOnACollective) {
   // Rank 1's buffer lost its first receive (record 0) and keeps only from its all_reduce (epoch 2) on; rank 0
   // holds every send. Counted from the start, rank 0's first send would look unmatched.
-  const Report r = analyse(
-      {dump(0, {op(0, "send 0->1", 1, 1024, 1), op(1, "all_reduce", 0, 1024, 2), op(2, "send 0->1", 2, 1024, 2)}),
-       dump(1, {op(1, "all_reduce", 0, 1024, 2), op(2, "recv 1<-0", 2, 1024, 2)})});
+  const Report r = analyse({pairDump(0, {pairOp(0, "send 0->1", 1, 1024, 1), pairOp(1, "all_reduce", 0, 1024, 2),
+                                         pairOp(2, "send 0->1", 2, 1024, 2)}),
+                            pairDump(1, {pairOp(1, "all_reduce", 0, 1024, 2), pairOp(2, "recv 1<-0", 2, 1024, 2)})});
   EXPECT_EQ(r.headline.kind, VerdictKind::kCompletedOk);
   bool said = false;
   for (const auto& n : r.notes) said |= n.find("rank 1's ring buffer dropped its oldest entries") != std::string::npos;
@@ -141,7 +142,8 @@ TEST(FrP2p, AWrappedBufferIsRealignedOnACollective) {
 }
 
 TEST(FrP2p, APeerWithoutDumpOrAnySourceIsSaidNotGuessed) {
-  const Report r = analyse({dump(0, {op(0, "send 0->1", 1), op(1, "recv 0<-?", 2)}, 3), dump(2, {}, 3)});
+  const Report r =
+      analyse({pairDump(0, {pairOp(0, "send 0->1", 1), pairOp(1, "recv 0<-?", 2)}, 3), pairDump(2, {}, 3)});
   std::string notes;
   for (const auto& n : r.notes) notes += n + "\n";
   EXPECT_NE(notes.find("the sends from rank 0 to rank 1 are not matched: rank 1's dump was not given"),
@@ -158,12 +160,12 @@ std::vector<Dump> arrivals(const std::vector<std::vector<double>>& offsetsPerSeq
   for (int r = 0; r < world; ++r) {
     std::vector<Entry> es;
     for (std::size_t s = 0; s < offsetsPerSeq.size(); ++s) {
-      Entry e = op(static_cast<std::int64_t>(s), "all_reduce", 0, 1024, static_cast<std::int64_t>(s) + 1);
+      Entry e = pairOp(static_cast<std::int64_t>(s), "all_reduce", 0, 1024, static_cast<std::int64_t>(s) + 1);
       e.state = "completed";
       e.timeCreatedNs = static_cast<std::int64_t>((1e6 + 10000.0 * s + offsetsPerSeq[s][r]) * 1e6);
       es.push_back(e);
     }
-    out.push_back(dump(r, es, world));
+    out.push_back(pairDump(r, es, world));
   }
   return out;
 }
