@@ -93,6 +93,8 @@ Report analyse(const std::vector<Dump>& dumps);
 
 /// Sizes as the recorder's lists print them, "[[1024], [8, 8]]" (fr_trace writes them the same way).
 std::string sizesText(const std::vector<std::vector<std::int64_t>>& s);
+/// Data types as the reports print them: "[Float, Half]".
+std::string dtypesText(const std::vector<std::string>& v);
 
 /// The headline as one sentence (its `summary` when set).
 std::string summaryOf(const Headline& h);

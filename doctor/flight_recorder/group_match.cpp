@@ -10,12 +10,6 @@
 namespace pf::doctor::fr {
 namespace {
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return "[" + out + "]";
-}
-
 // One rank's view of the group: its entries by sequence id (collectives only) and its progress counters.
 struct RankEntries {
   const Dump* dump = nullptr;
@@ -44,7 +38,7 @@ std::vector<std::pair<std::string, std::string>> signature(const Entry& e) {
   return {{"operation", e.profilingName},
           {"input sizes", sizesText(e.inputSizes)},
           {"output sizes", sizesText(e.outputSizes)},
-          {"dtypes", joined(e.inputDtypes) + " -> " + joined(e.outputDtypes)}};
+          {"dtypes", dtypesText(e.inputDtypes) + " -> " + dtypesText(e.outputDtypes)}};
 }
 
 // The first field on which the entries at one sequence id differ. The culprits are the ranks outside the

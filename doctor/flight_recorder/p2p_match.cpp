@@ -33,12 +33,6 @@ const std::vector<std::string>& payloadDtypes(const Entry& e, bool send) {
   return own.empty() ? (send ? e.outputDtypes : e.inputDtypes) : own;
 }
 
-std::string dtypesText(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
-  return "[" + out + "]";
-}
-
 struct Op {
   const Entry* e = nullptr;
   P2pCall call;

@@ -18,6 +18,12 @@ std::string sizesText(const std::vector<std::vector<std::int64_t>>& s) {
   return out + "]";
 }
 
+std::string dtypesText(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return "[" + out + "]";
+}
+
 namespace {
 
 std::string ranksText(const std::vector<int>& ranks) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "flight_recorder/analysis.hpp"
+#include "fr_test_dumps.hpp"
 
 namespace pf::doctor::fr {
 namespace {
@@ -25,15 +26,7 @@ Entry entry(std::int64_t seq, const std::string& op, const std::string& state = 
 }
 
 Dump dump(int rank, std::vector<Entry> entries, int world = 4) {
-  Dump d;
-  d.path = "nccl_trace_rank_" + std::to_string(rank);
-  d.rank = rank;
-  d.version = "2.10";
-  GroupConfig g{"0", "default_pg", {}};
-  for (int r = 0; r < world; ++r) g.ranks.push_back(r);
-  d.groups.push_back(g);
-  d.entries = std::move(entries);
-  return d;
+  return testing::groupDump(rank, std::move(entries), world);
 }
 
 TEST(FrAnalysis, OperationMismatchNamesTheOddRankOut) {

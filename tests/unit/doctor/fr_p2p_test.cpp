@@ -8,6 +8,7 @@
 #include "flight_recorder/analysis.hpp"
 #include "flight_recorder/p2p_match.hpp"
 #include "flight_recorder/straggler.hpp"
+#include "fr_test_dumps.hpp"
 
 namespace pf::doctor::fr {
 namespace {
@@ -30,15 +31,7 @@ Entry pairOp(std::int64_t record, const std::string& name, std::int64_t p2pSeq, 
 }
 
 Dump pairDump(int rank, std::vector<Entry> entries, int world = 2) {
-  Dump d;
-  d.path = "nccl_trace_rank_" + std::to_string(rank);
-  d.rank = rank;
-  d.version = "2.10";
-  GroupConfig g{"0", "default_pg", {}};
-  for (int r = 0; r < world; ++r) g.ranks.push_back(r);
-  d.groups.push_back(g);
-  d.entries = std::move(entries);
-  return d;
+  return testing::groupDump(rank, std::move(entries), world);
 }
 
 TEST(FrP2p, ParsesPeersAsGroupRanks) {
