@@ -9,7 +9,9 @@
 #                 DIR/doctor_PROCESSES.json (to diff the verdict of two builds)
 #   RUNS=N        runs per contender (default 3; the table gives the median wall time and the largest RSS)
 # Each run: `preflight doctor FILE --json - > /dev/null` and `grep -F -c 'NCCL WARN' FILE` under /usr/bin/time -v,
-# pinned to core 0 when taskset is there, the log in the page cache.
+# the log in the page cache. The doctor runs twice: pinned to core 0 when taskset is there (one thread: its CPU rate,
+# comparable with every earlier figure), and as a user starts it, on every core of the machine (it reads ahead
+# on a second one: block_pipeline.hpp); grep pinned to core 0 (it uses one thread either way).
 set -euo pipefail
 build=${1:?usage: doctor_realshape_bench.sh BUILD_DIR [EXAMPLES] [CASES]}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,13 +41,16 @@ echo "# $(date -u '+%Y-%m-%d %H:%M UTC'); $(uptime | sed 's/^ *//'); $(nproc) co
 # One run under /usr/bin/time -v: prints "wall_s cpu_s max_rss_kb" (cpu: user + system; on a machine shared with
 # other work the wall time includes waiting for a core, the CPU time does not).
 measure() {
-  /usr/bin/time -v "${pin[@]}" "$@" > "$tmp/out" 2> "$tmp/time" || true
+  local how=$1
+  shift
+  if [[ $how == pinned ]]; then set -- "${pin[@]}" "$@"; fi
+  /usr/bin/time -v "$@" > "$tmp/out" 2> "$tmp/time" || true
   awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, t, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + t[i] }
               /User time|System time/ { c += $2 }
               /Maximum resident/ { r = $2 } END { printf "%.3f %.3f %d\n", s, c, r }' "$tmp/time"
 }
 median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-# RUNS runs: prints "median_wall_s median_cpu_s max_rss_kb walls/cpus".
+# RUNS runs (pinned|free COMMAND...): prints "median_wall_s median_cpu_s max_rss_kb walls/cpus".
 repeat() {
   local walls=() cpus=() rss=0 w c r
   for ((k = 0; k < runs; k++)); do
@@ -65,17 +70,19 @@ for c in $cases; do
   "$gen" "$examples" "$log" "$size" "$procs" > "$tmp/gen.txt"
   bytes=$(stat -c %s "$log")
   cat "$log" > /dev/null  # page cache warm for both
-  read -r dw dc drss druns < <(repeat "$pf" doctor "$log" --json -)
-  read -r gw gc grss gruns < <(repeat grep -F -c "NCCL WARN" "$log")
+  read -r dw dc drss druns < <(repeat pinned "$pf" doctor "$log" --json -)
+  read -r fw fc frss fruns < <(repeat free "$pf" doctor "$log" --json -)
+  read -r gw gc grss gruns < <(repeat pinned grep -F -c "NCCL WARN" "$log")
   row() { # label wall cpu rss runs
     awk -v p="$procs" -v b="$bytes" -v l="$1" -v w="$2" -v c="$3" -v r="$4" -v runs="$5" \
       'BEGIN { printf "%-9s %12d | %-31s %8.2f %8.0f %8.2f %8.0f %10.1f | %s\n", p, b, l, w, b / w / 1e6, c,
                b / (c > 0 ? c : 0.001) / 1e6, r / 1024, runs }'
   }
   row "preflight doctor FILE --json -" "$dw" "$dc" "$drss" "$druns"
+  row "the same on $(nproc) cores" "$fw" "$fc" "$frss" "$fruns"
   row "grep -F -c 'NCCL WARN' FILE" "$gw" "$gc" "$grss" "$gruns"
   awk -v d="$dw" -v g="$gw" -v dc="$dc" -v gc="$gc" \
-    'BEGIN { printf "          doctor / grep -F: %.2fx the wall time, %.2fx the CPU time\n", d / g, dc / (gc > 0 ? gc : 0.001) }'
+    'BEGIN { printf "          doctor / grep -F: %.2fx the wall time, %.2fx the CPU time (one core)\n", d / g, dc / (gc > 0 ? gc : 0.001) }'
   if [[ -n ${JSON_DIR:-} ]]; then
     mkdir -p "$JSON_DIR"
     "$pf" doctor "$log" --json - > "$tmp/doctor.json" || true

@@ -8,6 +8,7 @@
 
 #include "artefacts/artefact.hpp"
 #include "artefacts/head_source.hpp"
+#include "block_pipeline.hpp"
 #include "confirm.hpp"
 #include "log_scanner.hpp"
 #include "log_source.hpp"
@@ -258,16 +259,22 @@ Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& pa
       p = plan(name, head->head());
       bytes = std::move(head);
     }
-    LineBlockReader reader(*bytes, blockSize);
-    if (p.scan) scan.beginInput(name);
-    for (std::string_view block; reader.next(block);) {
-      if (p.scan) scan.block(block);
-      if (p.scan && p.tapMarked)
-        p.tapMarked(block, scan.markerLines());
-      else if (p.tap)
-        p.tap(block);
+    if (p.scan) {
+      // The rules' scan reads ahead on a second core (block_pipeline.hpp); the per-line work stays in order here.
+      scan.beginInput(name);
+      readPrepared(*bytes, blockSize, scan, [&](std::string_view block, const PreparedBlock& prep) {
+        scan.consume(block, prep);
+        if (p.tapMarked)
+          p.tapMarked(block, prep.scan.markerLines);
+        else if (p.tap)
+          p.tap(block);
+      });
+      scan.endInput();
+    } else {
+      LineBlockReader reader(*bytes, blockSize);
+      for (std::string_view block; reader.next(block);)
+        if (p.tap) p.tap(block);
     }
-    if (p.scan) scan.endInput();
     if (p.done) p.done();
   }
   return evaluate(catalog, scan);

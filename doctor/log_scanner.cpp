@@ -81,43 +81,65 @@ void LogScanner::endInput() {
 }
 
 void LogScanner::block(std::string_view text) {
+  prepare(text, own_);
+  consume(text, own_);
+}
+
+void LogScanner::prepare(std::string_view text, PreparedBlock& prep) const {
+  prep.scan.clear();
+  prep.lines.clear();
+  prep.pats.clear();
+  matcher_.scan(text, prep.scan);
+  // One pass over the block instead of one per line: nearly every block of a real log is plain ASCII.
+  prep.plain = plainAscii(text);
+  // The lines of interest in text order, each line's rule hits and tap together, with what can be read of each
+  // line without the scanner's state: its number in the block, its prefix, whether it may be a watchdog line.
+  const ScanResult& scan = prep.scan;
+  const auto& events = scan.events;
+  std::size_t counted = 0, newlines = 0;
+  for (std::size_t i = 0; i < events.size();) {
+    PreparedBlock::Line& l = prep.lines.emplace_back();
+    l.begin = events[i].first;
+    newlines += countNewlines(text, counted, l.begin);
+    counted = l.begin;
+    l.newlinesBefore = newlines;
+    l.patsBegin = static_cast<std::uint32_t>(prep.pats.size());
+    for (; i < events.size() && events[i].first == l.begin; ++i) {
+      if (events[i].second < 0) {
+        l.tap = true;
+        l.tapMask = scan.tapMasks[static_cast<std::size_t>(-events[i].second - 1)];
+      } else
+        prep.pats.push_back(events[i].second);
+    }
+    l.patsEnd = static_cast<std::uint32_t>(prep.pats.size());
+    // The matcher found the line's end already.
+    l.end = scan.eventLineEnds[i - 1];
+    const std::string_view raw = text.substr(l.begin, l.end - l.begin);
+    // Both watchdog phrases hold "imeout": one search rules both out on the lines (nearly all) that have neither.
+    l.maybeWatchdog = l.patsEnd > l.patsBegin && lineHolds(raw, "imeout") &&
+                      (lineHolds(raw, "collective operation timeout") || lineHolds(raw, "Timeout at NCCL work"));
+    l.viewed = !l.maybeWatchdog && normalizeView(raw, l.view, prep.plain);
+  }
+  prep.newlines = newlines + countNewlines(text, counted, text.size());
+}
+
+void LogScanner::consume(std::string_view text, const PreparedBlock& prep) {
   if (text.empty()) return;
   for (std::size_t b = 0; b < text.size() && words.wantsLines();) {
     const std::size_t e = lineEnd(text, b, text.size());
     words.headLine(text.substr(b, e - b));
     b = e + 1;
   }
-  scan_.clear();
-  matcher_.scan(text, scan_);
-  // One pass over the block instead of one per line: nearly every block of a real log is plain ASCII.
-  blockPlain_ = plainAscii(text);
-  // The lines of interest in text order, each line's rule hits and tap together.
-  const auto& events = scan_.events;
-  // Line numbers: newlines counted from the block's start, one pass in total.
-  std::size_t counted = 0, lineNo = inputLines_ + 1;
+  const std::size_t firstLine = inputLines_ + 1;
   std::size_t next = 0;  // where the line after the last one handled starts
-  for (std::size_t i = 0; i < events.size();) {
-    const std::size_t off = events[i].first;
-    if (info.wantsNextLine()) followLines(text, next, off);
-    lineNo += countNewlines(text, counted, off);
-    counted = off;
-    bool tap = false;
-    std::uint32_t tapMask = 0;
-    pats_.clear();
-    for (; i < events.size() && events[i].first == off; ++i) {
-      if (events[i].second < 0) {
-        tap = true;
-        tapMask = scan_.tapMasks[static_cast<std::size_t>(-events[i].second - 1)];
-      } else
-        pats_.push_back(events[i].second);
-    }
-    // The matcher found the line's end already; `off` is its start.
-    const std::size_t e = scan_.eventLineEnds[i - 1];
-    line(text.substr(off, e - off), lineNo, inputBytes_ + off, tap, tapMask, pats_);
-    next = std::min(lineEnd(text, e, text.size()) + 1, text.size());
+  for (const PreparedBlock::Line& l : prep.lines) {
+    if (info.wantsNextLine()) followLines(text, next, l.begin);
+    pats_.assign(prep.pats.begin() + l.patsBegin, prep.pats.begin() + l.patsEnd);
+    line(text.substr(l.begin, l.end - l.begin), l, firstLine + l.newlinesBefore, inputBytes_ + l.begin, pats_);
+    next = std::min(lineEnd(text, l.end, text.size()) + 1, text.size());
   }
   if (info.wantsNextLine()) followLines(text, next, text.size());
-  inputLines_ = lineNo - 1 + countNewlines(text, counted, text.size());
+  inputLines_ += prep.newlines;
   inputBytes_ += text.size();
   endsWithNewline_ = text.back() == '\n';
 }
@@ -132,16 +154,15 @@ void LogScanner::followLines(std::string_view text, std::size_t from, std::size_
   }
 }
 
-void LogScanner::line(std::string_view raw, std::size_t lineNo, std::size_t offset, bool tap, std::uint32_t tapMask,
+void LogScanner::line(std::string_view raw, const PreparedBlock::Line& pl, std::size_t lineNo, std::size_t offset,
                       const std::vector<int>& pats) {
+  const bool tap = pl.tap;
+  std::uint32_t tapMask = pl.tapMask;
   std::optional<NormLine> owned;  // only for the few lines that need it (below)
-  NormView view;
+  NormView view = pl.view;
   // Most lines are read through views (no copies). A full, owned normalisation is needed for lines that must
   // be rewritten (escapes, non-ASCII bytes) and for possible watchdog lines, whose parser takes a NormLine.
-  // Both watchdog phrases hold "imeout": one search rules both out on the lines (nearly all) that have neither.
-  const bool maybeWatchdog = !pats.empty() && lineHolds(raw, "imeout") &&
-                             (lineHolds(raw, "collective operation timeout") || lineHolds(raw, "Timeout at NCCL work"));
-  const bool full = maybeWatchdog || !normalizeView(raw, view, blockPlain_);
+  const bool full = !pl.viewed;
   if (full) {
     owned = normalizeLine(raw);
     view = owned->view();

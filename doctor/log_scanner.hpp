@@ -19,6 +19,7 @@
 
 #include "evidence.hpp"
 #include "info_extractor.hpp"
+#include "line_normalizer.hpp"
 #include "matcher.hpp"
 #include "rank_analysis.hpp"
 #include "report_memory.hpp"
@@ -49,19 +50,48 @@ struct PatternHits {
   std::vector<bool> hostSeen, rankSeen;
 };
 
+/// What LogScanner::prepare() finds in a block from its text alone: the lines of interest (one multi-literal
+/// pass) and whether the block is plain ASCII. It needs none of the scanner's state, so a thread of its own can
+/// prepare the next block while the scanner consumes this one (block_pipeline.hpp).
+struct PreparedBlock {
+  ScanResult scan;
+  bool plain = false;
+  /// One line of interest: its events together, where it is, and its prefix read (normalizeView).
+  struct Line {
+    std::size_t begin = 0, end = 0;  ///< its bytes in the block: end is before the newline (and a '\r')
+    std::size_t newlinesBefore = 0;  ///< newlines in the block before it: its number less the block's first
+    std::uint32_t tapMask = 0;
+    bool tap = false;
+    bool maybeWatchdog = false;  ///< holds a watchdog phrase: the scanner parses it from an owned normalisation
+    bool viewed = false;         ///< `view` holds the line's normalisation (plain ASCII, not maybeWatchdog)
+    std::uint32_t patsBegin = 0, patsEnd = 0;  ///< its rule patterns: pats[patsBegin, patsEnd)
+    NormView view;
+  };
+  std::vector<Line> lines;
+  std::vector<int> pats;
+  std::size_t newlines = 0;  ///< in the whole block
+};
+
 class LogScanner {
  public:
   /// @param catalog must outlive the scanner.
   explicit LogScanner(const Catalog& catalog);
 
   void beginInput(const std::string& name);
-  /// Whole lines of the current input (the last may lack its newline at the end of the input), in order.
+  /// Whole lines of the current input (the last may lack its newline at the end of the input), in order:
+  /// prepare() and consume() on this thread.
   void block(std::string_view lines);
+  /// block()'s two halves. prepare() reads only `lines` and the catalog, so it may run on another thread, on a
+  /// later block, while consume() does the per-line work, which depends on every line before, in input order.
+  /// `prep` must be prepare()'s result for the same text.
+  void prepare(std::string_view lines, PreparedBlock& prep) const;
+  void consume(std::string_view lines, const PreparedBlock& prep);
   void endInput();
 
   const Matcher& matcher() const { return matcher_; }
-  /// Starts of the last block's lines that hold one of lineEventMarkers() (line_markers.hpp), ascending.
-  const std::vector<std::size_t>& markerLines() const { return scan_.markerLines; }
+  /// Starts of the lines of the block last given to block() that hold one of lineEventMarkers() (line_markers.hpp),
+  /// ascending.
+  const std::vector<std::size_t>& markerLines() const { return own_.scan.markerLines; }
   const std::vector<PatternHits>& patterns() const { return hits_; }
   /// Per rule (catalog order): distinct lines that matched any pattern of its groups.
   const std::vector<std::size_t>& ruleLines() const { return ruleLines_; }
@@ -84,7 +114,7 @@ class LogScanner {
 
  private:
   void followLines(std::string_view text, std::size_t from, std::size_t to);
-  void line(std::string_view raw, std::size_t lineNo, std::size_t offset, bool tap, std::uint32_t tapMask,
+  void line(std::string_view raw, const PreparedBlock::Line& pl, std::size_t lineNo, std::size_t offset,
             const std::vector<int>& pats);
 
   const Catalog& catalog_;
@@ -93,7 +123,6 @@ class LogScanner {
   std::vector<std::vector<int>> patternRules_;  // pattern -> rules whose groups hold it
   std::vector<std::size_t> ruleLines_, ruleStamp_;
   std::size_t lineSerial_ = 0;
-  bool blockPlain_ = false;  // the block being scanned is plainAscii(): its lines need no check of their own
   std::map<std::pair<std::string, std::size_t>, std::vector<int>> keptTapHits_;
   // Fact lines past the extractor's cap that matched rule patterns, counted by (fact, patterns): few keys, searched
   // in place (a map keyed by a string and a vector built a key, two allocations, per counted line).
@@ -110,8 +139,8 @@ class LogScanner {
   // The current input.
   std::size_t input_ = SIZE_MAX, inputBytes_ = 0, inputLines_ = 0;
   bool endsWithNewline_ = true;
-  std::string file_;  // its name, valid UTF-8
-  ScanResult scan_;
+  std::string file_;   // its name, valid UTF-8
+  PreparedBlock own_;  // block()'s
   std::vector<int> pats_;
   // Time bounds of unstamped failing lines: the last stamp a matched line of this input had, and the patterns
   // whose first unstamped failing line since then waits for the next stamped line of the input.

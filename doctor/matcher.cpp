@@ -64,11 +64,11 @@ int Matcher::indexOf(const LinePattern* p) const {
 
 void Matcher::scan(std::string_view text, ScanResult& out) const {
   out.patternLines.resize(patterns_.size());
-  hits_.clear();
-  literals_.searchInto(text, hits_);
+  out.literalHits.clear();
+  literals_.searchInto(text, out.literalHits);
   std::size_t lineBegin = 0, lineEnd = 0, textEnd = 0;
   bool haveLine = false;
-  for (const auto& [lit, off] : hits_) {
+  for (const auto& [lit, off] : out.literalHits) {
     if (!haveLine || off < lineBegin || off >= lineEnd) {
       std::tie(lineBegin, textEnd) = lineBounds(text, off);
       haveLine = true;

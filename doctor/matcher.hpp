@@ -34,6 +34,9 @@ struct ScanResult {
   std::vector<std::size_t> eventLineEnds;
   /// Starts of the lines that hold one of the matcher's markers (ascending, each line once).
   std::vector<std::size_t> markerLines;
+  /// The literal search's raw hits, (literal id, offset): scratch of Matcher::scan, kept here with the rest so
+  /// that scans of different blocks on different threads share nothing.
+  std::vector<std::pair<int, std::size_t>> literalHits;
   void clear();
 };
 
@@ -44,7 +47,8 @@ class Matcher {
   /// @param markers literals whose lines are only listed (ScanResult::markerLines), each at least 8 bytes.
   Matcher(const Catalog& catalog, const std::vector<std::string>& taps, const std::vector<std::string>& markers = {});
 
-  /// Scans `text`; results are appended to `out` (call out.clear() between inputs to reuse its memory).
+  /// Scans `text`; results are appended to `out` (call out.clear() between inputs to reuse its memory). Safe to
+  /// call from several threads at once, each with its own `out`.
   void scan(std::string_view text, ScanResult& out) const;
 
   /// The literal patterns in catalog order (rule by rule, group by group, then `unless`), as indexed in
@@ -59,7 +63,6 @@ class Matcher {
   std::vector<const std::string*> anchors_;  // per pattern: its literal that the scan looks for
   std::vector<std::vector<int>> consumers_;  // literal id -> pattern indexes; -(i + 1) = taps[i]; kMarker
   static constexpr int kMarker = INT32_MIN;
-  mutable std::vector<std::pair<int, std::size_t>> hits_;
 };
 
 /// True when the line holds every literal of `p.all` and none of `p.none`; `found` (one of `p.all`, or null)
