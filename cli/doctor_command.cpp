@@ -8,6 +8,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <optional>
 
 #include "analysis.hpp"
 #include "artefacts/timeline.hpp"
@@ -15,11 +18,14 @@
 #include "command.hpp"
 #include "common_options.hpp"
 #include "confirm.hpp"
+#include "decompress.hpp"
 #include "line_normalizer.hpp"
 #include "log_source.hpp"
 #include "pf/error.hpp"
+#include "pf/progress.hpp"
 #include "pf/report_io.hpp"
 #include "pf/timer.hpp"
+#include "pf/units.hpp"
 #include "pf/verdict.hpp"
 #include "report.hpp"
 #include "report_memory.hpp"
@@ -27,6 +33,59 @@
 
 namespace pf::cli {
 namespace {
+
+// A progress line on stderr while the inputs are read (ProgressLine: nothing in a run's first seconds, so a
+// small job's logs print none): which input, the bytes read, and the time left from the bytes still to read.
+// The estimate needs every input's size: stdin and compressed inputs (whose size on disk says little about
+// their text) leave it unknown.
+class ReadProgress {
+ public:
+  explicit ReadProgress(const std::vector<std::string>& files) : line_("doctor") {
+    for (const auto& f : files) sizes_.push_back(plainSize(f));
+    for (const auto& s : sizes_) total_ = s && total_ ? std::optional(*total_ + *s) : std::nullopt;
+  }
+
+  doctor::InputPlanner wrap(doctor::InputPlanner inner) {
+    return [this, inner = std::move(inner)](const std::string& name, std::string_view head) {
+      doctor::InputPlan p = inner ? inner(name, head) : doctor::InputPlan{};
+      const std::size_t input = planned_++;  // analyzeFiles plans each input once, in order
+      p.progress = [this, input](std::size_t read) { update(input, read); };
+      return p;
+    };
+  }
+
+ private:
+  static std::optional<std::uint64_t> plainSize(const std::string& path) {
+    if (path == "-") return std::nullopt;
+    std::ifstream in(path, std::ios::binary);
+    char head[4] = {};
+    in.read(head, sizeof head);
+    if (doctor::detectCompression({head, static_cast<std::size_t>(in.gcount())}) != doctor::Compression::kNone)
+      return std::nullopt;
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    return ec ? std::nullopt : std::optional<std::uint64_t>(size);
+  }
+
+  void update(std::size_t input, std::size_t read) {
+    while (current_ < input) {  // the inputs before this one are read
+      before_ += lastRead_;
+      lastRead_ = 0;
+      ++current_;
+    }
+    lastRead_ = read;
+    const double done = static_cast<double>(before_ + read);
+    std::optional<double> left;
+    if (total_) left = secondsLeftByShare(line_.elapsed(), done, std::max(0.0, static_cast<double>(*total_) - done));
+    line_.update(fmt::format("input {} of {}, {} read", input + 1, sizes_.size(), humanBytes(before_ + read)), left);
+  }
+
+  ProgressLine line_;
+  std::vector<std::optional<std::uint64_t>> sizes_;
+  std::optional<std::uint64_t> total_ = 0;
+  std::size_t planned_ = 0, current_ = 0;
+  std::uint64_t before_ = 0, lastRead_ = 0;
+};
 
 class DoctorCommand final : public Command {
  public:
@@ -61,7 +120,8 @@ class DoctorCommand final : public Command {
         "or '-' for stdin. Each file is recognised by its content: logs, Slurm outputs, kernel logs, NCCL DIAG and\n"
         "RAS output (text, JSON), torchelastic error files, nccl-tests output; other files are listed as skipped.\n"
         "Their events go on one timeline (clocks reconciled) with the first failure across them (docs/doctor.md).\n"
-        "Each input is read once in 4 MiB blocks, so memory stays bounded whatever the logs' size.\n"
+        "Each input is read once in 4 MiB blocks, so memory stays bounded whatever the logs' size; a second core,\n"
+        "where there is one, reads ahead. A long read prints progress on stderr (PREFLIGHT_PROGRESS=never: none).\n"
         "Exit code: 0 nothing diagnosed (or only warnings, without --strict), 1 a problem was diagnosed, 2 unreadable\n"
         "input or bad rules.\n\n"
         "Examples:\n"
@@ -89,8 +149,9 @@ class DoctorCommand final : public Command {
     // input's kind is recognised from its first bytes; its reader puts what it says on the job's timeline.
     Timer timer;
     doctor::ArtefactSession artefacts(timelineOptions());
+    ReadProgress progress(walked.files);
     doctor::Analysis analysis =
-        doctor::analyzeFiles(catalog, walked.files, doctor::kDefaultBlockSize, artefacts.planner());
+        doctor::analyzeFiles(catalog, walked.files, doctor::kDefaultBlockSize, progress.wrap(artefacts.planner()));
     report.phases.push_back({"analyze", timer.seconds()});
     if (artefacts.inputs().empty()) {
       std::string why;

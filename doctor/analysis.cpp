@@ -259,6 +259,7 @@ Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& pa
       p = plan(name, head->head());
       bytes = std::move(head);
     }
+    std::size_t read = 0;
     if (p.scan) {
       // The rules' scan reads ahead on a second core (block_pipeline.hpp); the per-line work stays in order here.
       scan.beginInput(name);
@@ -268,12 +269,15 @@ Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& pa
           p.tapMarked(block, prep.scan.markerLines);
         else if (p.tap)
           p.tap(block);
+        if (p.progress) p.progress(read += block.size());
       });
       scan.endInput();
     } else {
       LineBlockReader reader(*bytes, blockSize);
-      for (std::string_view block; reader.next(block);)
+      for (std::string_view block; reader.next(block);) {
         if (p.tap) p.tap(block);
+        if (p.progress) p.progress(read += block.size());
+      }
     }
     if (p.done) p.done();
   }

@@ -87,6 +87,8 @@ struct InputPlan {
   /// lineEventMarkers(), which the scan found.
   std::function<void(std::string_view, const std::vector<std::size_t>&)> tapMarked;
   std::function<void()> done;
+  /// After each block, with the bytes of this input read so far (decompressed): the command's progress line.
+  std::function<void(std::size_t)> progress;
 };
 using InputPlanner = std::function<InputPlan(const std::string& name, std::string_view head)>;
 
