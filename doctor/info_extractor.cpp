@@ -292,7 +292,7 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
     p.gdrUsed = true;
   } else if (const bool start = hasTap(14, "Init START"); start || hasTap(15, "Init COMPLETE")) {
     // Before the ring/tree checks, whose searches are not narrowed by a tap: one such line per rank and init.
-    feedInit(t, ev, start);
+    feedInit(t, start);
   } else if ((hasTap(11, "Channel ") || lineHolds(t, "Ring ")) && !lineHolds(t, "->")) {
     // "Channel 00/32 :    0" lists a ring; the number after '/' is the channel count.
     std::size_t slash = t.find('/');

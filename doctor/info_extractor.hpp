@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <set>
 #include <string>
@@ -63,30 +64,48 @@ class InfoExtractor {
   static constexpr std::size_t kMaxFactLines = 256;
   /// Processes past the table's cap (ProcessTable): counted, not listed.
   std::size_t processesNotListed() const { return procs_.unlisted(); }
-  /// Times the Init progress of the oldest communicator was dropped to keep the last kMaxComms (restarts,
-  /// elastic jobs; a communicator seen again after its drop starts again and may be dropped again).
+  /// Times the Init progress of the oldest communicator was dropped to stay within kMaxInitBytes (a log of
+  /// endless restarts or a crafted one; a communicator seen again after its drop starts again).
   std::size_t communicatorsNotKept() const { return commsDropped_; }
-  static constexpr std::size_t kMaxComms = 16;
+  /// The Init progress of every communicator is kept, two bits per rank, up to this many bytes in all; each
+  /// communicator is charged kCommBytes (about what its map and hash nodes take) plus its id and its bits.
+  static constexpr std::size_t kMaxInitBytes = std::size_t{32} << 20, kCommBytes = 256;
+  /// Ranks from this one on are not kept (no communicator is that large; a crafted line's rank).
+  static constexpr int kMaxInitRank = 1 << 20;
+  /// doctor.info lists this many communicators (in id order) and counts the rest (`communicators_not_listed`).
+  static constexpr std::size_t kMaxCommsListed = 256;
   /// Every "NCCL version X" the log names (X as printed -> the first line that named it), for version-range facts.
   const std::map<std::string, Evidence, std::less<>>& ncclVersionsSeen() const { return versionsSeen_; }
   const std::vector<Flag>& flags() const { return flags_; }
   int channels() const { return nchannels_; }
   const std::set<std::string>& algorithms() const { return algos_; }
-  /// Per communicator: ranks that logged Init START / Init COMPLETE, and nranks.
+  /// Per communicator: which ranks logged Init START / Init COMPLETE, two bits per rank, and nranks. No line's
+  /// evidence is kept: the report names ranks and counts them, it shows none of these lines.
   struct Comm {
     int nranks = 0;
-    std::map<int, Evidence> started, completed;
+    std::uint32_t ranksStarted = 0, ranksCompleted = 0, ranksLogged = 0;  // ranksLogged: with either line
+    bool started(int rank) const { return bitsOf(rank) & 1; }
+    bool completed(int rank) const { return bitsOf(rank) & 2; }
+    /// Ranks below this have their bits here (nranks when first seen, more for a rank past it).
+    int rankSlots() const { return static_cast<int>(bits.size() * 4); }
+    std::vector<std::uint8_t> bits;  // rank r: bits 2*(r%4) (started) and 2*(r%4)+1 (completed) of byte r/4
+    unsigned bitsOf(int rank) const {
+      return rank >= 0 && rank < rankSlots() ? (bits[static_cast<std::size_t>(rank) / 4] >> (rank % 4 * 2)) & 3u : 0u;
+    }
   };
-  const std::map<std::string, Comm>& comms() const { return comms_; }
+  const std::map<std::string, Comm, std::less<>>& comms() const { return comms_; }
   Json toJson() const;
 
  private:
-  void feedInit(std::string_view t, LineEvidence& ev, bool start);
+  void feedInit(std::string_view t, bool start);
   void noteVersionSeen(std::string_view version, LineEvidence& ev);
   /// Whether process `who` printed this same text of kind `kind` (a TextKind) last time; notes it as the last.
   bool sameTextAsBefore(int kind, std::uint32_t who, std::string_view text);
   void addFact(const char* name, LineEvidence& ev);
-  void dropOldestComm();
+  using CommNode = std::pair<const std::string, Comm>;
+  // Drops the oldest communicators but `keep` until the Init progress fits kMaxInitBytes.
+  void fitInitBudget(const CommNode* keep);
+  CommNode* newComm(std::string_view key, int nranks);
   void deriveSingleNodeP2p();  // from transportCounts_, before finish() folds it into transports_
 
   ProcessTable procs_;
@@ -116,12 +135,11 @@ class InfoExtractor {
   std::uint8_t algosSeen_ = 0;  // bits of algos_ already inserted (Ring 1, Tree 2, ...)
   void noteAlgo(std::uint8_t bit, const char* name);
   std::map<std::string, std::size_t, std::less<>> factLinesPast_;
-  std::vector<std::string> commOrder_;  // comms_ keys in order of first sight, for dropOldestComm
-  std::size_t commsDropped_ = 0;
+  std::deque<CommNode*> commOrder_;  // comms_ nodes in order of first sight, for fitInitBudget
+  std::size_t commsDropped_ = 0, initBytes_ = 0;
   bool unlistedFlagged_ = false;
-  Evidence firstUnlisted_;  // the first line of a process past the table's cap
-  std::unordered_map<const Comm*, std::vector<std::uint8_t>> initSeen_;  // per rank: 1 started, 2 completed
-  std::map<std::string, Evidence> versionEvidence_;                      // version -> first line that printed it
+  Evidence firstUnlisted_;                           // the first line of a process past the table's cap
+  std::map<std::string, Evidence> versionEvidence_;  // version -> first line that printed it
   static constexpr std::size_t kMaxVersionsSeen = 64;
   std::map<std::string, Evidence, std::less<>> versionsSeen_;   // the same, errors that name a version included
   std::string lastVersionSeen_;                                 // the last version noteVersionSeen was given
@@ -131,15 +149,14 @@ class InfoExtractor {
     std::size_t lines = 0;
     Evidence first;  // the first line of this transport (kept once per name, not per line)
   };
-  std::vector<TransportSeen> transportCounts_;              // while feeding
-  std::string keyBuf_;                                      // feedInit's communicator key
-  std::pair<const std::string, Comm>* lastComm_ = nullptr;  // the last communicator fed (a comms_ node)
-  std::unordered_map<std::string, std::pair<const std::string, Comm>*> commByKey_;  // comms_ nodes by key
-  std::vector<std::uint8_t>* lastSeen_ = nullptr;                                   // its initSeen_ entry
+  std::vector<TransportSeen> transportCounts_;                 // while feeding
+  std::string keyBuf_;                                         // feedInit's communicator key
+  CommNode* lastComm_ = nullptr;                               // the last communicator fed (a comms_ node)
+  std::unordered_map<std::string_view, CommNode*> commByKey_;  // comms_ nodes by their key (the node's own string)
   Facts facts_;
   std::vector<Flag> flags_;
   std::set<std::string> algos_;
-  std::map<std::string, Comm> comms_;
+  std::map<std::string, Comm, std::less<>> comms_;
   int nchannels_ = 0;
   // ib_link_layer: the first "NET/IB : Using" line with an /IB port, and whether any listed a /RoCE one.
   std::vector<Evidence> ibLinkEvidence_;

@@ -2,9 +2,10 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The InfoExtractor's bounded per-process and per-communicator state: repeats of a process's lines told by text
-// ids, facts kept up to a cap and counted past it, the communicators' Init progress for the last kMaxComms.
+// ids, facts kept up to a cap and counted past it, the Init progress of every communicator, two bits per rank.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iterator>
 
 #include "info_extractor.hpp"
@@ -48,19 +49,38 @@ void InfoExtractor::addFact(const char* name, LineEvidence& ev) {
   }
 }
 
-// A job restarted many times (an elastic one) creates communicators without end: the Init progress of the
-// oldest is dropped, the ranks of the last kMaxComms judged.
-void InfoExtractor::dropOldestComm() {
-  const std::string key = commOrder_.front();
-  commOrder_.erase(commOrder_.begin());
-  auto it = comms_.find(key);
-  initSeen_.erase(&it->second);
-  commByKey_.erase(key);
-  comms_.erase(it);
-  ++commsDropped_;
+// The Init progress of every communicator is kept (a rank that never logged Init START in any of a job's
+// communicators is named), within a budget against a log of endless restarts or a crafted one: past it the
+// oldest communicators are dropped, counted in `communicator_drops`.
+void InfoExtractor::fitInitBudget(const CommNode* keep) {
+  while (initBytes_ > kMaxInitBytes && commOrder_.size() > 1) {
+    CommNode* oldest = commOrder_.front();
+    commOrder_.pop_front();
+    if (oldest == keep) {  // the one being written: it stays, as the newest in use
+      commOrder_.push_back(oldest);
+      continue;
+    }
+    initBytes_ -= kCommBytes + oldest->first.size() + oldest->second.bits.capacity();
+    commByKey_.erase(std::string_view(oldest->first));
+    comms_.erase(comms_.find(oldest->first));
+    ++commsDropped_;
+  }
 }
 
-void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
+InfoExtractor::CommNode* InfoExtractor::newComm(std::string_view key, int nranks) {
+  auto* node = &*comms_.try_emplace(std::string(key)).first;
+  commByKey_.emplace(std::string_view(node->first), node);
+  commOrder_.push_back(node);
+  // Sized for the ranks the first line announces: the bits of a rank are then set without a resize.
+  auto& bits = node->second.bits;
+  bits.reserve((static_cast<std::size_t>(std::min(nranks, kMaxInitRank)) + 3) / 4);
+  bits.resize(bits.capacity());
+  initBytes_ += kCommBytes + key.size() + bits.capacity();
+  fitInitBudget(node);
+  return node;
+}
+
+void InfoExtractor::feedInit(std::string_view t, bool start) {
   // "... rank 3 nranks 8 cudaDev 3 ... commId 0x1a2b - Init COMPLETE": the words after rank/nranks/commId.
   std::string_view rankWord, nranksWord;
   wordsAfterRankAndNranks(t, rankWord, nranksWord);
@@ -77,33 +97,25 @@ void InfoExtractor::feedInit(std::string_view t, LineEvidence& ev, bool start) {
   if (!lastComm_ || lastComm_->first.size() != keyBuf_.size() ||
       !sameBytes(lastComm_->first.data(), keyBuf_.data(), keyBuf_.size())) {
     // Ranks of several communicators interleave: a hash look-up, not the ordered map's string compares.
-    auto found = commByKey_.find(keyBuf_);
-    if (found == commByKey_.end()) {
-      auto* node = &*comms_.try_emplace(keyBuf_).first;
-      found = commByKey_.emplace(keyBuf_, node).first;
-      commOrder_.push_back(keyBuf_);
-      if (comms_.size() > kMaxComms) dropOldestComm();
-    }
-    lastComm_ = found->second;
-    lastSeen_ = &initSeen_[&lastComm_->second];
+    auto found = commByKey_.find(std::string_view(keyBuf_));
+    lastComm_ = found != commByKey_.end() ? found->second : newComm(keyBuf_, nranks);
   }
   Comm& c = lastComm_->second;
   c.nranks = nranks;
-  auto& byRank = start ? c.started : c.completed;
-  // The first line per rank is kept; the rest (the same rank re-initialising) change nothing. A flag per
-  // rank answers that without walking the map, which on thousands of ranks cost more than the parsing.
-  const std::uint8_t bit = start ? 1 : 2;
-  std::vector<std::uint8_t>& seen = *lastSeen_;
-  if (rank < (1 << 20)) {
-    if (static_cast<std::size_t>(rank) >= seen.size()) seen.resize(static_cast<std::size_t>(rank) + 1);
-    if (seen[static_cast<std::size_t>(rank)] & bit) return;
-    seen[static_cast<std::size_t>(rank)] |= bit;
-  } else if (byRank.count(rank)) {
-    return;
+  if (rank >= kMaxInitRank) return;
+  if (rank >= c.rankSlots()) {  // a rank past the nranks first announced (a crafted or garbled line)
+    const std::size_t before = c.bits.capacity();
+    c.bits.resize(static_cast<std::size_t>(rank) / 4 + 1);
+    initBytes_ += c.bits.capacity() - before;
+    fitInitBudget(lastComm_);
   }
-  Evidence e = ev.get();
-  e.rank = rank;
-  byRank.emplace(rank, std::move(e));
+  // The first line per rank counts; the rest (the same rank re-initialising) change nothing.
+  std::uint8_t& byte = c.bits[static_cast<std::size_t>(rank) / 4];
+  const unsigned shift = static_cast<unsigned>(rank % 4) * 2, bit = start ? 1u : 2u, was = (byte >> shift) & 3u;
+  if (was & bit) return;
+  byte = static_cast<std::uint8_t>(byte | (bit << shift));
+  ++(start ? c.ranksStarted : c.ranksCompleted);
+  if (!was) ++c.ranksLogged;
 }
 
 }  // namespace pf::doctor

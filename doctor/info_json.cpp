@@ -40,12 +40,16 @@ Json InfoExtractor::toJson() const {
   j["algorithms"] = algos_;
   Json comms = Json::array();
   for (const auto& [id, c] : comms_) {
+    if (comms.size() == kMaxCommsListed) break;
     comms.push_back({{"comm_id", id},
                      {"nranks", c.nranks},
-                     {"ranks_started", c.started.size()},
-                     {"ranks_completed", c.completed.size()}});
+                     {"ranks_started", c.ranksStarted},
+                     {"ranks_completed", c.ranksCompleted}});
   }
   j["communicators"] = comms;
+  // A job of thousands of communicators (one per tensor-parallel group, per restart): their ranks are judged in
+  // doctor.ranks, and a row each here would make the JSON grow with them.
+  if (comms_.size() > kMaxCommsListed) j["communicators_not_listed"] = comms_.size() - kMaxCommsListed;
   // Only where a cap was reached (a log of many restarts or crafted): the lists above are then partial.
   if (procs_.unlisted() > 0 || procs_.unlistedUncounted()) j["processes_not_listed"] = procs_.unlisted();
   if (commsDropped_ > 0) j["communicator_drops"] = commsDropped_;

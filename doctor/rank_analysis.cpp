@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <set>
@@ -119,22 +120,32 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
   for (const auto& [id, c] : info.comms()) r.worldSize = std::max(r.worldSize, c.nranks);
   r.worldSizeFromInit = r.worldSize > 0;
   if (r.worldSize < 0 && maxRankSeen >= 0) r.worldSize = maxRankSeen + 1;
-  // Ranks whose logs are here: any line of theirs, an Init line of theirs, a watchdog report of theirs.
-  std::set<int> present(ranksSeen);
-  for (const auto& [id, c] : info.comms())
-    for (const auto& m : {&c.started, &c.completed})
-      for (const auto& kv : *m) present.insert(kv.first);
+  // Ranks whose logs are here: any line of theirs, an Init line of theirs, a watchdog report of theirs. A flag
+  // per rank of the world, for the only ranks asked about; `anyPresent` for any rank at all.
+  const bool worldListable = r.worldSize > 0 && r.worldSize <= 100000;
+  std::vector<char> present(worldListable ? static_cast<std::size_t>(r.worldSize) : 0);
+  bool anyPresent = false;
+  const auto markPresent = [&](int k) {
+    anyPresent = true;
+    if (k >= 0 && static_cast<std::size_t>(k) < present.size()) present[static_cast<std::size_t>(k)] = 1;
+  };
+  const auto isPresent = [&](int k) { return present[static_cast<std::size_t>(k)] != 0; };
+  for (int k : ranksSeen) markPresent(k);
+  for (const auto& [id, c] : info.comms()) {
+    anyPresent = anyPresent || c.ranksLogged > 0;
+    for (int k = 0, n = std::min(c.rankSlots(), static_cast<int>(present.size())); k < n; ++k)
+      if (c.bitsOf(k)) present[static_cast<std::size_t>(k)] = 1;
+  }
   // Keep one watchdog entry per rank (the first), then find who the others were waiting on.
   std::set<int> seenRanks;
   std::vector<WatchdogEntry> uniq;
   for (auto& w : watchdog)
     if (w.rank < 0 || seenRanks.insert(w.rank).second) uniq.push_back(std::move(w));
   r.watchdog = std::move(uniq);
-  present.insert(seenRanks.begin(), seenRanks.end());
-  const bool worldListable = r.worldSize > 0 && r.worldSize <= 100000;
-  if (worldListable && !present.empty())
+  for (int k : seenRanks) markPresent(k);
+  if (worldListable && anyPresent)
     for (int k = 0; k < r.worldSize; ++k)
-      if (!present.count(k)) r.ranksWithoutLogs.push_back(k);
+      if (!isPresent(k)) r.ranksWithoutLogs.push_back(k);
   if (!r.watchdog.empty()) {
     long minSeq = -1, maxSeq = -1;
     for (const auto& w : r.watchdog) {
@@ -156,7 +167,7 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
     if (worldListable && !seenRanks.empty()) {
       std::vector<int> silent;
       for (int k = 0; k < r.worldSize; ++k)
-        if (present.count(k) && !seenRanks.count(k)) silent.push_back(k);
+        if (isPresent(k) && !seenRanks.count(k)) silent.push_back(k);
       if (!silent.empty()) {
         waited.insert(silent.begin(), silent.end());
         r.notes.push_back(
@@ -173,23 +184,26 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
                     "tell whether they reached the collective",
                     r.ranksWithoutLogs.size(), r.ranksWithoutLogs.size() == 1 ? "" : "s",
                     rankRanges(r.ranksWithoutLogs), r.worldSizeFromInit ? fmt::format(" of {}", r.worldSize) : ""));
-  // Communicator init progress.
+  // Communicator init progress, of every communicator kept: a flag per rank, so that a rank named by several
+  // communicators (a job's restarts, its groups) is listed once and the lists stay bounded by the largest.
+  std::vector<std::uint8_t> initState;  // 1: never initialised in some communicator, 2: init incomplete in some
   for (const auto& [id, c] : info.comms()) {
     // A log from only some nodes would make every other rank look uninitialised: judge only when at least half
     // of the communicator's ranks left Init lines in the inputs.
-    std::set<int> logged;
-    for (const auto& m : {&c.started, &c.completed})
-      for (const auto& kv : *m) logged.insert(kv.first);
-    if (c.nranks > 100000 || logged.size() * 2 < static_cast<std::size_t>(c.nranks)) continue;
+    if (c.nranks > 100000 || std::size_t{c.ranksLogged} * 2 < static_cast<std::size_t>(c.nranks)) continue;
+    if (initState.size() < static_cast<std::size_t>(c.nranks)) initState.resize(static_cast<std::size_t>(c.nranks));
     for (int k = 0; k < c.nranks; ++k) {
-      if (!c.started.count(k) && !c.completed.count(k))
-        r.neverInitialised.push_back(k);
-      else if (c.started.count(k) && !c.completed.count(k) && !c.completed.empty())
-        r.initIncomplete.push_back(k);
+      const unsigned bits = c.bitsOf(k);
+      if (!bits)
+        initState[static_cast<std::size_t>(k)] |= 1;
+      else if (bits == 1 && c.ranksCompleted > 0)
+        initState[static_cast<std::size_t>(k)] |= 2;
     }
   }
-  std::sort(r.neverInitialised.begin(), r.neverInitialised.end());
-  r.neverInitialised.erase(std::unique(r.neverInitialised.begin(), r.neverInitialised.end()), r.neverInitialised.end());
+  for (std::size_t k = 0; k < initState.size(); ++k) {
+    if (initState[k] & 1) r.neverInitialised.push_back(static_cast<int>(k));
+    if (initState[k] & 2) r.initIncomplete.push_back(static_cast<int>(k));
+  }
   if (!r.neverInitialised.empty())
     r.notes.push_back(
         fmt::format("{} rank(s) never logged NCCL Init START (e.g. rank {}): they did not reach "

@@ -37,8 +37,8 @@ struct RankReport {
   int worldSize = -1;                   ///< from Init lines or launcher ranks; -1 unknown
   bool worldSizeFromInit = false;       ///< from a communicator's nranks (else the largest rank named + 1)
   std::vector<int> ranksWithoutLogs;    ///< ranks < worldSize none of whose lines is in the inputs
-  std::vector<int> neverInitialised;    ///< ranks < nranks with no Init START in any input
-  std::vector<int> initIncomplete;      ///< Init START but no Init COMPLETE
+  std::vector<int> neverInitialised;    ///< ranks < nranks with no Init START in any input (of some communicator)
+  std::vector<int> initIncomplete;      ///< Init START but no Init COMPLETE (of some communicator), each once
   std::vector<std::string> notes;       ///< sentences a person reads
   Json toJson() const;
 };

@@ -111,7 +111,8 @@ TEST(DoctorProcessTable, InitLinesReadRankAndNranksAsWholeWords) {
   const auto& c = a.info.comms().at("0xab");
   EXPECT_EQ(c.nranks, 8);
   std::vector<int> ranks;
-  for (const auto& [r, e] : c.completed) ranks.push_back(r);
+  for (int r = 0; r < c.rankSlots(); ++r)
+    if (c.completed(r)) ranks.push_back(r);
   EXPECT_EQ(ranks, (std::vector<int>{3, 4, 5}));
 }
 
