@@ -224,6 +224,25 @@ bool isStackWord(std::string_view w) {
 
 }  // namespace
 
+bool WordSample::isNcclErrorTrace(std::string_view line) {
+  if (line.find("NCCL INFO ") == std::string_view::npos) return false;
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  for (std::size_t at = line.find(" -> "); at != std::string_view::npos; at = line.find(" -> ", at + 1)) {
+    // After the arrow, a non-zero error code that ends the line or a word ("-> 1 [Async thread]"); before it,
+    // "file.cc:LINE". A ring or channel line ("0[0] -> 1[1] via P2P/IPC", "Ring 00 : 3 -> 0 [receive]") names
+    // no file and line before its arrow.
+    std::size_t e = at + 4;
+    while (e < line.size() && digit(line[e])) ++e;
+    if (e == at + 4 || line[at + 4] == '0' || (e < line.size() && line[e] != ' ' && line[e] != '\r')) continue;
+    std::size_t colon = at;
+    while (colon > 0 && digit(line[colon - 1])) --colon;
+    if (colon == at || colon == 0 || line[--colon] != ':') continue;
+    const std::size_t space = line.rfind(' ', colon);  // npos + 1 is 0: the file starts the line
+    if (line.substr(space + 1, colon - (space + 1)).find('.') != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 void WordSample::add(std::string_view line) {
   if (!memory_) return;
   if (have_.empty()) have_.assign(memory_->vocabularySize(), false);

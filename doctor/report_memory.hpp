@@ -151,7 +151,10 @@ class WordSample {
   bool wantsLines() const { return memory_ && headLines_ < kHeadLines; }
   void headLine(std::string_view line) {
     ++headLines_;
-    if (memoryReads(line)) add(line);
+    if (memoryReads(line))
+      add(line);
+    else
+      errorTrace_ = errorTrace_ || isNcclErrorTrace(line);
   }
   void add(std::string_view line);
   const std::vector<std::uint32_t>& ids() const { return ids_; }
@@ -159,6 +162,10 @@ class WordSample {
   /// horovod, deepspeed, libfabric, ibv_...): the memory holds distributed failures only, so a log that names none
   /// of it is not compared with them.
   bool namesTheStack() const { return stack_; }
+  /// Whether a sampled line is NCCL's trace of a call that returned an error ("NCCL INFO init.cc:1277 -> 1":
+  /// NCCLCHECK prints the file, line and error code of each function the error passes through, and only then).
+  bool sawNcclErrorTrace() const { return errorTrace_; }
+  static bool isNcclErrorTrace(std::string_view line);
 
  private:
   const ReportMemory* memory_;
@@ -167,6 +174,7 @@ class WordSample {
   std::vector<bool> have_;
   std::string buf_;
   bool stack_ = false;
+  bool errorTrace_ = false;
 };
 
 }  // namespace pf::doctor

@@ -72,7 +72,8 @@ void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
   // "timed out", a segfault...): the lines they matched are this tier's evidence, and without one it is silent.
   // A failure sign on an NCCL WARN line is not enough: NCCL warns on healthy jobs too ("Failed to open
   // libibverbs.so" on every node without InfiniBand). The program itself must say it failed (a traceback, an
-  // error code, a segfault, a timeout).
+  // error code, a segfault, a timeout), or NCCL must show a call that returned an error (its "file.cc:LINE -> N"
+  // trace, which a healthy job never prints).
   std::map<LineKey, const Evidence*> failing;
   std::vector<bool> failureSign(hits.size(), false);
   bool failed = false;
@@ -84,7 +85,7 @@ void addSimilarReports(const Catalog& catalog, LogScanner& scan, Analysis& a) {
         failureSign[static_cast<std::size_t>(i)] = true;
         if (!h.haveFail) continue;
         failing.emplace(h.fail.first, &h.fail.second);
-        failed = failed || h.failOutsideNccl;
+        failed = failed || h.failOutsideNccl || scan.words.sawNcclErrorTrace();
       }
   }
   if (!failed) return;

@@ -58,6 +58,19 @@ TEST(DoctorReportMemory, WordsAreThreeOrMoreCharactersLowerCased) {
   EXPECT_EQ(got, (std::vector<std::string>{"nccl", "warn", "net", "ibv_reg_mr", "ibv", "reg", "failed", "abc", "_x9"}));
 }
 
+TEST(DoctorReportMemory, NcclErrorTracesAreTheFileAndLineOfACallThatFailed) {
+  EXPECT_TRUE(WordSample::isNcclErrorTrace("node2:242431:242475 [1] NCCL INFO init.cc:1277 -> 1"));
+  EXPECT_TRUE(WordSample::isNcclErrorTrace("n:1:1 [2] NCCL INFO group.cc:75 -> 1 [Async thread]"));
+  EXPECT_TRUE(WordSample::isNcclErrorTrace("[1,0]<stdout>:n:1:1 [0] NCCL INFO transport/nvls.cc:330 -> 5\r"));
+  // Success, a ring or a channel, a tree, and a WARN line are not traces of an error.
+  EXPECT_FALSE(WordSample::isNcclErrorTrace("n:1:1 [0] NCCL INFO init.cc:1277 -> 0"));
+  EXPECT_FALSE(WordSample::isNcclErrorTrace("n:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC"));
+  EXPECT_FALSE(WordSample::isNcclErrorTrace("n:1:1 [0] NCCL INFO Ring 00 : 3 -> 0 [receive] via NET/IB/0"));
+  EXPECT_FALSE(WordSample::isNcclErrorTrace("n:1:1 [0] NCCL INFO Ring 00 : 0 -> 1 -> 2 -> 3"));
+  EXPECT_FALSE(WordSample::isNcclErrorTrace("n:1:1 [0] NCCL INFO Trees [0] -1/-1/-1->0->1"));
+  EXPECT_FALSE(WordSample::isNcclErrorTrace("n:1:1 [0] NCCL WARN init.cc:1277 -> 1"));
+}
+
 TEST(DoctorReportMemory, IdentifierPartsBringALogNearItsReports) {
   // No whole word of the log is in two threads; the parts of its identifiers ("mlx5", "ibv") are.
   std::string lines;
@@ -220,6 +233,11 @@ TEST(DoctorSimilarReports, NoFailureOrOnlyNcclWarningsMeansNoGuess) {
                                        "n1:1:1 [0] NCCL WARN Failed to connect to MASTER_ADDR TCPStore: timed out\n")),
             0u);
   EXPECT_EQ(similarCount(analyzeWithSmallMemory("n1:1:1 [0] NCCL WARN Failed to find the kestrel heron\n")), 0u);
+  // NCCL's trace of a call that returned an error is NCCL saying it failed: then its warning is evidence enough.
+  // (Two words in common with r2, "RuntimeError" and "kestrel", as the first test's log has.)
+  const std::string warn = "n1:1:1 [0] NCCL WARN RuntimeError: the kestrel heron went away\n";
+  EXPECT_EQ(similarCount(analyzeWithSmallMemory(warn)), 0u);
+  EXPECT_GE(similarCount(analyzeWithSmallMemory(warn + "n1:1:1 [0] NCCL INFO init.cc:1277 -> 1\n")), 1u);
   // The same words said by the program itself are a failure, in a job that uses NCCL.
   EXPECT_GE(similarCount(analyzeWithSmallMemory("n1:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n"
                                                 "RuntimeError: Failed to find the kestrel heron\n")),
