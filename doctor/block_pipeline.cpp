@@ -8,8 +8,10 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -123,17 +125,24 @@ bool readsAhead() {
 
 void readPrepared(ByteSource& src, std::size_t blockSize, const LogScanner& scan,
                   const std::function<void(std::string_view, const PreparedBlock&)>& consume) {
-  if (!readsAhead()) {
-    LineBlockReader reader(src, blockSize);
-    PreparedBlock prep;
-    for (std::string_view block; reader.next(block);) {
-      scan.prepare(block, prep);
-      consume(block, prep);
+  if (readsAhead()) {
+    std::unique_ptr<Pipeline> pipe;
+    try {
+      pipe = std::make_unique<Pipeline>(src, blockSize, scan);
+    } catch (const std::system_error&) {
+      // No thread to be had (a tight ulimit -u in a prolog, say): nothing was read yet, so one thread does it all.
     }
-    return;
+    if (pipe) {
+      pipe->run(consume);
+      return;
+    }
   }
-  Pipeline pipe(src, blockSize, scan);
-  pipe.run(consume);
+  LineBlockReader reader(src, blockSize);
+  PreparedBlock prep;
+  for (std::string_view block; reader.next(block);) {
+    scan.prepare(block, prep);
+    consume(block, prep);
+  }
 }
 
 }  // namespace pf::doctor

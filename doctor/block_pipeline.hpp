@@ -21,7 +21,8 @@ namespace pf::doctor {
 /// second thread up to two blocks ahead. `consume` runs on the calling thread; the views it gets are valid
 /// until it returns. An exception from either side (a read error, a corrupt gzip stream) stops both threads and is
 /// rethrown here. Where this process may run on one CPU only (taskset, a one-core cgroup), it reads and prepares
-/// on the calling thread instead: a second thread there would only take turns with the first.
+/// on the calling thread instead: a second thread there would only take turns with the first. So it does where no
+/// thread can be started.
 void readPrepared(ByteSource& src, std::size_t blockSize, const LogScanner& scan,
                   const std::function<void(std::string_view, const PreparedBlock&)>& consume);
 

@@ -6,6 +6,7 @@
 // corrupt or truncated compressed input is a UsageError naming the file, and reading ahead on a second thread
 // hands on the same blocks in order, stopping cleanly on an error of either side.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -237,6 +238,24 @@ TEST(DoctorStream, ReadAheadBlocksComeInOrderWithTheirOwnScan) {
   });
   EXPECT_EQ(joined, log);
   EXPECT_GT(blocks, 10u);  // many blocks (a line longer than 64 bytes grows the buffer): the three slots reused
+}
+
+// Given one CPU (taskset, a one-core cpuset), a second thread would only take turns with the first: none is started.
+TEST(DoctorStream, OneCpuReadsOnOneThread) {
+  cpu_set_t all;
+  ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &all)) {
+      CPU_SET(c, &one);
+      break;
+    }
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  const bool ahead = readsAhead();
+  ASSERT_EQ(sched_setaffinity(0, sizeof all, &all), 0);
+  EXPECT_FALSE(ahead);
+  EXPECT_EQ(readsAhead(), CPU_COUNT(&all) > 1);
 }
 
 // A source whose read fails after `good` bytes, as a truncated gzip stream does.
