@@ -3,9 +3,10 @@
 //
 // Reads one input on two threads. The reading thread reads the next blocks of whole lines (read(2), and gunzip or
 // zstd where the input is compressed) and runs the half of the scan that needs only the block's text
-// (LogScanner::prepare: the multi-literal pass); the calling thread does the rest (LogScanner::consume and the
-// artefact readers), block by block in input order, exactly as if one thread did both. A large log is then read in
-// the time of its per-line work alone (docs/performance.md, "doctor: reading ahead on a second core").
+// (LogScanner::prepare: the multi-literal pass, each line's prefix and number); the calling thread does the rest
+// (LogScanner::consume and the artefact readers), block by block in input order, exactly as if one thread did
+// both. A large log is then read in about the time of its per-line work alone (docs/performance.md, "doctor on
+// real-shaped logs: reading ahead on a second core").
 #pragma once
 
 #include <cstddef>
