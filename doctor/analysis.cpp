@@ -266,7 +266,7 @@ Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& pa
       readPrepared(*bytes, blockSize, scan, [&](std::string_view block, const PreparedBlock& prep) {
         scan.consume(block, prep);
         if (p.tapMarked)
-          p.tapMarked(block, prep.scan.markerLines);
+          p.tapMarked(block, prep.scan.markerLines, prep.newlines);
         else if (p.tap)
           p.tap(block);
         if (p.progress) p.progress(read += block.size());

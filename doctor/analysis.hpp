@@ -85,7 +85,8 @@ struct InputPlan {
   std::function<void(std::string_view)> tap;
   /// When set (and `scan`), called instead of `tap` with the starts of the block's lines that hold one of
   /// lineEventMarkers(), which the scan found.
-  std::function<void(std::string_view, const std::vector<std::size_t>&)> tapMarked;
+  /// Its last argument: the block's newlines, as the scan counted them.
+  std::function<void(std::string_view, const std::vector<std::size_t>&, std::size_t)> tapMarked;
   std::function<void()> done;
   /// After each block, with the bytes of this input read so far (decompressed): the command's progress line.
   std::function<void(std::size_t)> progress;

@@ -4,9 +4,8 @@
 
 #include <sched.h>
 
-#include <array>
+#include <algorithm>
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -18,117 +17,159 @@
 namespace pf::doctor {
 namespace {
 
-// Three blocks in flight: one being consumed, one prepared and waiting, one being read and prepared. Two would make
-// the reader wait whenever one block's per-line work ran shorter than the next block's read, and more only hold
-// memory (4 MiB of text each, and its scan): the consumer is the slower side on real logs.
-constexpr std::size_t kSlots = 3;
+// Workers: one per CPU this process may use, up to three (on a log of real start-up lines the consumer does about
+// 40% of the work, so two workers keep pace with it and a third is slack; more would wait). On two CPUs the two workers share them with the consumer; a block read ahead
+// then lets a worker that got a turn keep preparing while the consumer waits for its CPU, so the slots are the
+// workers' blocks, the one being consumed and four more: with only two more, a 2-CPU VM sat idle about a tenth of
+// the time (docs/performance.md, "doctor on real-shaped logs: workers"). Each slot holds a block (4 MiB) and its
+// prepared lines (about twice that), so more would only hold memory.
+constexpr std::size_t kMaxWorkers = 3, kSpareSlots = 4;
 
 struct Slot {
-  std::string text;
+  std::vector<char> buf;  // the block's bytes (LineBlockReader::next hands its buffer over)
+  std::string_view text;
   PreparedBlock prep;
+  std::size_t seq = 0;
+  enum State { kFree, kBusy, kReady } state = kFree;
+  std::exception_ptr error;  // prepare() failed on this block: raised when the consumer reaches it
 };
 
+// Workers read blocks in turn (the read, and any decompression, under one lock, which numbers them) and prepare
+// them side by side; the calling thread consumes them in number order. Every worker can prepare, so the CPU time
+// left over by the one serial part, the consumer, goes to preparing whichever block is next, with no fixed split
+// between a reading and a consuming side.
 class Pipeline {
  public:
-  Pipeline(ByteSource& src, std::size_t blockSize, const LogScanner& scan)
-      : src_(src), blockSize_(blockSize), scan_(scan) {
-    for (std::size_t i = 0; i < kSlots; ++i) free_.push_back(i);
-    reader_ = std::thread([this] { produce(); });
+  Pipeline(ByteSource& src, std::size_t blockSize, const LogScanner& scan, std::size_t workers)
+      : reader_(src, blockSize), scan_(scan), slots_(workers + kSpareSlots) {
+    // A worker that cannot be started leaves the others (the destructor joins the ones that were).
+    try {
+      for (std::size_t i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
+    } catch (const std::system_error&) {
+      if (workers_.empty()) throw;
+    }
   }
-  // Also on the way out of an exception of the consumer: the reader stops at its next block and is joined.
+  // Also on the way out of an exception of the consumer: the workers stop after their current block and are joined.
   ~Pipeline() {
     {
       std::lock_guard lk(m_);
       stop_ = true;
     }
     cv_.notify_all();
-    reader_.join();
+    for (auto& w : workers_) w.join();
   }
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
   void run(const std::function<void(std::string_view, const PreparedBlock&)>& consume) {
-    for (;;) {
-      std::size_t s = 0;
+    for (std::size_t seq = 0;; ++seq) {
+      Slot* slot = nullptr;
       {
         std::unique_lock lk(m_);
-        cv_.wait(lk, [&] { return !ready_.empty() || done_; });
+        cv_.wait(lk, [&] { return (slot = readySlot(seq)) != nullptr || (ended_ && seq >= endSeq_); });
         // The blocks read before a read error are consumed first, as a single thread would have.
-        if (ready_.empty()) break;
-        s = ready_.front();
-        ready_.pop_front();
+        if (!slot) break;
       }
-      consume(slots_[s].text, slots_[s].prep);
+      if (slot->error) std::rethrow_exception(slot->error);
+      consume(slot->text, slot->prep);
       {
         std::lock_guard lk(m_);
-        free_.push_back(s);
+        slot->state = Slot::kFree;
       }
       cv_.notify_all();
     }
-    if (error_) std::rethrow_exception(error_);
+    if (readError_) std::rethrow_exception(readError_);
   }
 
  private:
-  void produce() {
-    try {
-      LineBlockReader reader(src_, blockSize_);
-      for (std::string_view block;;) {
-        std::size_t s = 0;
-        {
-          std::unique_lock lk(m_);
-          cv_.wait(lk, [&] { return stop_ || !free_.empty(); });
-          if (stop_) break;
-          s = free_.back();
-          free_.pop_back();
-        }
-        if (!reader.next(block)) break;
-        Slot& slot = slots_[s];
-        slot.text.assign(block);  // the reader reuses its buffer for the next block
-        scan_.prepare(slot.text, slot.prep);
-        {
-          std::lock_guard lk(m_);
-          ready_.push_back(s);
-        }
-        cv_.notify_all();
-      }
-    } catch (...) {
-      std::lock_guard lk(m_);
-      error_ = std::current_exception();
-    }
-    {
-      std::lock_guard lk(m_);
-      done_ = true;
-    }
-    cv_.notify_all();
+  Slot* readySlot(std::size_t seq) {
+    for (auto& s : slots_)
+      if (s.state == Slot::kReady && s.seq == seq) return &s;
+    return nullptr;
   }
 
-  ByteSource& src_;
-  std::size_t blockSize_;
+  void work() {
+    for (;;) {
+      Slot* slot = nullptr;
+      {
+        std::unique_lock lk(m_);
+        cv_.wait(lk, [&] {
+          if (stop_ || ended_) return true;
+          for (auto& s : slots_)
+            if (s.state == Slot::kFree) return (slot = &s) != nullptr;
+          return false;
+        });
+        if (stop_ || ended_) return;
+        slot->state = Slot::kBusy;
+      }
+      bool more = false;
+      {
+        std::lock_guard rl(readM_);
+        try {
+          std::string_view block;
+          more = !ended_ && reader_.next(block, slot->buf);
+          if (more) {
+            slot->text = block;
+            slot->seq = nextSeq_++;
+          }
+        } catch (...) {
+          std::lock_guard lk(m_);
+          readError_ = std::current_exception();
+        }
+        if (!more) {
+          std::lock_guard lk(m_);
+          slot->state = Slot::kFree;
+          ended_ = true;
+          endSeq_ = nextSeq_;
+        }
+      }
+      if (!more) {
+        cv_.notify_all();
+        return;
+      }
+      try {
+        scan_.prepare(slot->text, slot->prep);
+        slot->error = nullptr;
+      } catch (...) {
+        slot->error = std::current_exception();
+      }
+      {
+        std::lock_guard lk(m_);
+        slot->state = Slot::kReady;
+      }
+      cv_.notify_all();
+    }
+  }
+
+  LineBlockReader reader_;   // under readM_
+  std::size_t nextSeq_ = 0;  // under readM_
   const LogScanner& scan_;
-  std::array<Slot, kSlots> slots_;
-  std::mutex m_;
+  std::vector<Slot> slots_;
+  std::mutex readM_, m_;
   std::condition_variable cv_;
-  std::vector<std::size_t> free_;
-  std::deque<std::size_t> ready_;
-  bool done_ = false, stop_ = false;
-  std::exception_ptr error_;
-  std::thread reader_;  // last: started once everything it uses is constructed
+  bool ended_ = false, stop_ = false;  // ended_: no block follows endSeq_ - 1
+  std::size_t endSeq_ = 0;
+  std::exception_ptr readError_;
+  std::vector<std::thread> workers_;  // last: started once everything they use is constructed
 };
+
+std::size_t cpusGiven() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? static_cast<std::size_t>(CPU_COUNT(&set)) : 1;
+}
 
 }  // namespace
 
-bool readsAhead() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 1;
-}
+bool readsAhead() { return cpusGiven() > 1; }
 
 void readPrepared(ByteSource& src, std::size_t blockSize, const LogScanner& scan,
                   const std::function<void(std::string_view, const PreparedBlock&)>& consume) {
   if (readsAhead()) {
+    const std::size_t workers = std::min(cpusGiven(), kMaxWorkers);
     std::unique_ptr<Pipeline> pipe;
     try {
-      pipe = std::make_unique<Pipeline>(src, blockSize, scan);
+      pipe = std::make_unique<Pipeline>(src, blockSize, scan, workers);
     } catch (const std::system_error&) {
       // No thread to be had (a tight ulimit -u in a prolog, say): nothing was read yet, so one thread does it all.
     }

@@ -38,6 +38,45 @@
 
 namespace pf::doctor {
 
+/// What InfoExtractor::feed makes of a line from its text alone: which of its branches reads the line, and the part
+/// of the text that branch reads. Finding that is most of the cost of a line, and it needs none of the extractor's
+/// state, so the doctor's workers classify the lines of later blocks while the extractor applies earlier ones
+/// (block_pipeline.hpp).
+struct InfoLine {
+  enum Kind : std::uint8_t {
+    kUnread,     ///< not classified yet
+    kCall,       ///< a per-call " opCount " line (collective_calls.hpp)
+    kNone,       ///< nothing past the bare-line and WARN checks (an empty version, a level that is not NCCL's)
+    kVersion,    ///< "NCCL version X": part = X; flag: the line is an error that names the version
+    kTransport,  ///< "... -> ... via T": part = T's name; flag: GDRDMA
+    kProcess,    ///< an INFO/WARN tap line no branch reads further: it only names its process
+    kDriver,     ///< part: after "cudaDriverVersion"
+    kPluginInternal,
+    kPluginLoaded,  ///< part: after "Loaded net plugin "
+    kNetwork,       ///< part: after "Using network "
+    kBootstrap,     ///< part: after "Using"
+    kSocket,        ///< the same
+    kIbUsing,       ///< part: after "NET/IB : Using"
+    kIbNoDevice,
+    kIbOpenFailed,
+    kGdrDisabled,  ///< part: after "for HCA"
+    kGdrEnabled,
+    kInitStart,
+    kInitComplete,
+    kRing,  ///< value: the channel count after the first '/', or -1 without one
+    kTree,
+    kNvls,
+    kCollNet,
+  };
+  Kind kind = kUnread;
+  bool flag = false;
+  bool libraryVersion = false;    ///< a bare line holds "nccl-library=" (nccl-tests' first line)
+  std::uint32_t at = 0, len = 0;  ///< the part: text.substr(at, len)
+  int value = -1;
+  std::uint64_t hash = 0;      ///< TextIds::hashOf(part), for the kinds told by text id
+  std::uint64_t hostHash = 0;  ///< ProcessTable::hashHost of the line's host
+};
+
 class InfoExtractor {
  public:
   /// Literals whose lines the extractor needs (fed to the Matcher as taps).
@@ -47,6 +86,13 @@ class InfoExtractor {
   /// `tapMask`: bit i clear when taps()[i] is certainly not in the line's text (ScanResult::tapMasks).
   void feed(const NormView& line, LineEvidence& ev, std::uint32_t tapMask = ~std::uint32_t{0});
   void feed(const NormLine& line, const Evidence& ev);
+  /// feed() in two halves: classify() reads the line's text only (any thread); apply() does the rest, in line order.
+  static InfoLine classify(const NormView& line, std::uint32_t tapMask = ~std::uint32_t{0});
+  void apply(const NormView& line, const InfoLine& c, LineEvidence& ev);
+  /// A hint, a few lines ahead of apply(): fetch what that line's process look-up will read.
+  void prefetch(const NormView& line, const InfoLine& c) const {
+    if (c.hostHash != 0) procs_.prefetch(c.hostHash, line.pid);
+  }
   /// Whether the line after the last one fed is wanted although it holds no tap (a CUDA sample's matrix rows);
   /// the scanner then passes it, raw, to nextLine().
   bool wantsNextLine() const { return p2pSample_.wantsNextLine(); }
@@ -100,7 +146,27 @@ class InfoExtractor {
   void feedInit(std::string_view t, bool start);
   void noteVersionSeen(std::string_view version, LineEvidence& ev);
   /// Whether process `who` printed this same text of kind `kind` (a TextKind) last time; notes it as the last.
-  bool sameTextAsBefore(int kind, std::uint32_t who, std::string_view text);
+  bool sameTextAsBefore(int kind, std::uint32_t who, std::string_view text, std::uint64_t hash);
+  // The lists parsed from a process's last texts (interfaces, HCAs) are copied into its ProcessInfo once, here,
+  // rather than at every change of text (a process joins several communicators in turn).
+  void fillProcessLists();
+  // Per process (by index), what its lines that every rank repeats at every init said last, in an array small
+  // enough to stay in the caches: its ProcessInfo, a map node of its own, is written only when one changes (on a
+  // log of thousands of processes, reading it was a cache miss per line).
+  struct Recent {
+    int driver = -1;          // cudaDriverVersion
+    std::uint8_t plugin = 0;  // 1: the internal network, 2: a plugin named
+    bool gdrUsed = false;
+  };
+  std::vector<Recent> recent_;
+  Recent& recentOf(std::uint32_t who) {
+    if (recent_.size() <= who) recent_.resize(std::size_t{who} + 1);
+    return recent_[who];
+  }
+  // apply()'s branches for "Bootstrap : Using" / "NET/Socket : Using" (kind 1 or 2) and "NET/IB : Using".
+  void noteInterfaces(int kind, std::uint32_t who, std::string_view rest, std::uint64_t hash, LineEvidence& ev);
+  void noteHcas(std::uint32_t who, std::string_view rest, std::uint64_t hash, LineEvidence& ev);
+  void noteGdrUsed(std::uint32_t who);
   void addFact(const char* name, LineEvidence& ev);
   using CommNode = std::pair<const std::string, Comm>;
   // Drops the oldest communicators but `keep` until the Init progress fits kMaxInitBytes.
@@ -113,13 +179,10 @@ class InfoExtractor {
   // each process (by index) the id of its last one. NCCL prints these lines at every communicator init of every
   // rank; telling a repeat by the text kept in the process read two cold cache lines per line (its state and
   // the string's heap buffer), and parsing it again allocated a dozen strings.
-  static constexpr int kTextKinds = 5;  // NET/IB, Bootstrap, NET/Socket, Using network, GDR disabled HCA
+  static constexpr int kTextKinds = 6;  // NET/IB, Bootstrap, NET/Socket, Using network, GDR disabled HCA, version
   static constexpr std::size_t kMaxIbTexts = 4096, kMaxIbText = 1024;  // bounds against a crafted log
-  TextIds textIds_[kTextKinds] = {{kMaxIbTexts, kMaxIbText},
-                                  {kMaxIbTexts, kMaxIbText},
-                                  {kMaxIbTexts, kMaxIbText},
-                                  {kMaxIbTexts, kMaxIbText},
-                                  {kMaxIbTexts, kMaxIbText}};
+  TextIds textIds_[kTextKinds] = {{kMaxIbTexts, kMaxIbText}, {kMaxIbTexts, kMaxIbText}, {kMaxIbTexts, kMaxIbText},
+                                  {kMaxIbTexts, kMaxIbText}, {kMaxIbTexts, kMaxIbText}, {kMaxIbTexts, kMaxIbText}};
   std::vector<std::uint32_t> textOf_[kTextKinds];  // TextIds::kNone: none, or one without an id
   // Per kind and text id: what the text says, parsed once. A process prints several of these texts in turn
   // (one per communicator it joins), so "the same as its last" fails often; a text's own parse does not change,

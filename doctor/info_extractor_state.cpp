@@ -2,22 +2,25 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // The InfoExtractor's bounded per-process and per-communicator state: repeats of a process's lines told by text
-// ids, facts kept up to a cap and counted past it, the Init progress of every communicator, two bits per rank.
+// ids, its interface and HCA lists parsed once per text, facts kept up to a cap and counted past it, the Init
+// progress of every communicator, two bits per rank.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <iterator>
 
+#include "fact_names.hpp"
 #include "info_extractor.hpp"
+#include "interface_lists.hpp"
 #include "line_search.hpp"
 #include "line_words.hpp"
 
 namespace pf::doctor {
 
-bool InfoExtractor::sameTextAsBefore(int kind, std::uint32_t who, std::string_view text) {
+bool InfoExtractor::sameTextAsBefore(int kind, std::uint32_t who, std::string_view text, std::uint64_t hash) {
   auto& of = textOf_[kind];
   if (of.size() <= who) of.resize(std::size_t{who} + 1, TextIds::kNone);
-  const std::uint32_t id = textIds_[kind].idOf(text);
+  const std::uint32_t id = textIds_[kind].idOf(text, hash);
   // A text without an id (past the caps) is never "the same as before": the caller reads it in full.
   const bool same = id != TextIds::kNone && of[who] == id;
   of[who] = id;
@@ -116,6 +119,83 @@ void InfoExtractor::feedInit(std::string_view t, bool start) {
   byte = static_cast<std::uint8_t>(byte | (bit << shift));
   ++(start ? c.ranksStarted : c.ranksCompleted);
   if (!was) ++c.ranksLogged;
+}
+
+void InfoExtractor::noteGdrUsed(std::uint32_t who) {
+  if (recentOf(who).gdrUsed) return;
+  recentOf(who).gdrUsed = true;
+  procs_.at(who).gdrUsed = true;
+}
+
+void InfoExtractor::noteInterfaces(int kind, std::uint32_t who, std::string_view rest, std::uint64_t hash,
+                                   LineEvidence& ev) {
+  // The same list as this process's last one changes nothing but the fact's count; another one parsed before
+  // (by any process) is the process's now, copied in by fillProcessLists().
+  const bool same = sameTextAsBefore(kind, who, rest, hash);
+  ParsedText* slot = parsedOf(kind, textOf_[kind][who]);
+  bool virt = slot && slot->ready && slot->virt;
+  if (!same && !(slot && slot->ready)) {
+    std::vector<std::string> ifs = interfaceList(rest, false);
+    virt = std::any_of(ifs.begin(), ifs.end(), [](const std::string& i) { return isVirtual(i); });
+    if (slot)
+      *slot = {true, virt, false, false, std::move(ifs), {}};
+    else
+      (kind == 1 ? procs_.at(who).bootstrapIfs : procs_.at(who).socketIfs) = std::move(ifs);  // past the caps
+  }
+  if (virt) addFact(fact::kVirtualInterfaceSelected, ev);
+}
+
+void InfoExtractor::noteHcas(std::uint32_t who, std::string_view rest, std::uint64_t hash, LineEvidence& ev) {
+  // Printed again at every communicator init; only this branch sets these fields, so the same text for the same
+  // process changes nothing (and parsing it allocates a dozen strings).
+  if (sameTextAsBefore(0, who, rest, hash)) return;
+  ProcessInfo& p = procs_.at(who);
+  ParsedText* slot = parsedOf(0, textOf_[0][who]);
+  if (!slot) {
+    // A text without an id (past the caps): parsed into the process, unless it is the one parsed last.
+    if (p.ibUsingText.size() == rest.size() && sameBytes(p.ibUsingText.data(), rest.data(), rest.size())) return;
+    p.ibUsingText.assign(rest);
+  }
+  // A text parsed before (for any process) already noted its link layers: only the process's fields change,
+  // the lists by fillProcessLists().
+  if (slot && slot->ready) {
+    if (slot->hasOob) p.oobIf.assign(slot->oob);
+    return;
+  }
+  std::vector<std::string> hcas = interfaceList(rest, true);
+  for (const auto& h : hcas) {
+    if (h.ends_with("/RoCE")) sawRoce_ = true;
+    if (h.ends_with("/IB") && ibLinkEvidence_.empty()) ibLinkEvidence_.push_back(ev.get());
+  }
+  const bool relaxed = lineHolds(rest, "[RO]");
+  const bool oob = lineHolds(rest, "OOB ");
+  if (oob) {
+    const auto w = words(after(rest, "OOB "));
+    p.oobIf = w.empty() ? std::string() : ifName(w.front());
+  }
+  if (slot) {
+    *slot = {true, false, relaxed, oob, std::move(hcas), oob ? p.oobIf : std::string()};
+  } else {
+    p.hcas = std::move(hcas);
+    p.relaxedOrdering = relaxed;
+  }
+}
+
+void InfoExtractor::fillProcessLists() {
+  for (std::uint32_t who = 0; who < procs_.size(); ++who) {
+    ProcessInfo& p = procs_.at(who);
+    auto last = [&](int kind) -> const ParsedText* {
+      if (who >= textOf_[kind].size()) return nullptr;
+      const ParsedText* slot = parsedOf(kind, textOf_[kind][who]);
+      return slot && slot->ready ? slot : nullptr;
+    };
+    if (const ParsedText* s = last(1)) p.bootstrapIfs = s->list;
+    if (const ParsedText* s = last(2)) p.socketIfs = s->list;
+    if (const ParsedText* s = last(0)) {
+      p.hcas = s->list;
+      p.relaxedOrdering = s->relaxedOrdering;
+    }
+  }
 }
 
 }  // namespace pf::doctor

@@ -96,12 +96,19 @@ void LogScanner::prepare(std::string_view text, PreparedBlock& prep) const {
   // line without the scanner's state: its number in the block, its prefix, whether it may be a watchdog line.
   const ScanResult& scan = prep.scan;
   const auto& events = scan.events;
+  // Line numbers from the scan's newline offsets (a cursor moving forward with the lines), else by counting.
+  const std::vector<std::uint32_t>& nl = scan.newlines;
+  const bool indexed = text.size() < UINT32_MAX;
   std::size_t counted = 0, newlines = 0;
   for (std::size_t i = 0; i < events.size();) {
     PreparedBlock::Line& l = prep.lines.emplace_back();
     l.begin = events[i].first;
-    newlines += countNewlines(text, counted, l.begin);
-    counted = l.begin;
+    if (indexed) {
+      while (newlines < nl.size() && nl[newlines] < l.begin) ++newlines;
+    } else {
+      newlines += countNewlines(text, counted, l.begin);
+      counted = l.begin;
+    }
     l.newlinesBefore = newlines;
     l.patsBegin = static_cast<std::uint32_t>(prep.pats.size());
     for (; i < events.size() && events[i].first == l.begin; ++i) {
@@ -119,8 +126,9 @@ void LogScanner::prepare(std::string_view text, PreparedBlock& prep) const {
     l.maybeWatchdog = l.patsEnd > l.patsBegin && lineHolds(raw, "imeout") &&
                       (lineHolds(raw, "collective operation timeout") || lineHolds(raw, "Timeout at NCCL work"));
     l.viewed = !l.maybeWatchdog && normalizeView(raw, l.view, prep.plain);
+    if (l.tap && l.viewed) l.info = InfoExtractor::classify(l.view, l.tapMask);
   }
-  prep.newlines = newlines + countNewlines(text, counted, text.size());
+  prep.newlines = indexed ? nl.size() : newlines + countNewlines(text, counted, text.size());
 }
 
 void LogScanner::consume(std::string_view text, const PreparedBlock& prep) {
@@ -132,7 +140,16 @@ void LogScanner::consume(std::string_view text, const PreparedBlock& prep) {
   }
   const std::size_t firstLine = inputLines_ + 1;
   std::size_t next = 0;  // where the line after the last one handled starts
-  for (const PreparedBlock::Line& l : prep.lines) {
+  // The extractor's process look-up of a line is a cache miss on a log of many processes: asked for a few lines
+  // ahead, it is (mostly) in the cache when the line comes.
+  constexpr std::size_t kAhead = 6;
+  const std::size_t nLines = prep.lines.size();
+  for (std::size_t j = 0; j < nLines; ++j) {
+    const PreparedBlock::Line& l = prep.lines[j];
+    if (j + kAhead < nLines) {
+      const PreparedBlock::Line& ahead = prep.lines[j + kAhead];
+      if (ahead.info.kind != InfoLine::kUnread) info.prefetch(ahead.view, ahead.info);
+    }
     if (info.wantsNextLine()) followLines(text, next, l.begin);
     pats_.assign(prep.pats.begin() + l.patsBegin, prep.pats.begin() + l.patsEnd);
     line(text.substr(l.begin, l.end - l.begin), l, firstLine + l.newlinesBefore, inputBytes_ + l.begin, pats_);
@@ -172,7 +189,7 @@ void LogScanner::line(std::string_view raw, const PreparedBlock::Line& pl, std::
   TapContext ctx{&file_, lineNo, &view};
   LineEvidence le(file_, &makeTapEvidence, &ctx);
   if (tap) {
-    info.feed(view, le, tapMask);
+    info.apply(view, full ? InfoExtractor::classify(view, tapMask) : pl.info, le);
     if (le.used() && !pats.empty()) keptTapHits_[{file_, lineNo}] = pats;
     if (le.pastFact() && !pats.empty()) {
       const std::string_view fact = le.pastFact();

@@ -66,6 +66,7 @@ struct PreparedBlock {
     bool viewed = false;         ///< `view` holds the line's normalisation (plain ASCII, not maybeWatchdog)
     std::uint32_t patsBegin = 0, patsEnd = 0;  ///< its rule patterns: pats[patsBegin, patsEnd)
     NormView view;
+    InfoLine info;  ///< a viewed tap line's InfoExtractor::classify (kUnread for the others)
   };
   std::vector<Line> lines;
   std::vector<int> pats;

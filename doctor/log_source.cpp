@@ -174,4 +174,15 @@ bool LineBlockReader::next(std::string_view& block) {
   }
 }
 
+bool LineBlockReader::next(std::string_view& block, std::vector<char>& spare) {
+  if (!next(block)) return false;
+  // Only the partial line after the block (a line at most) is copied, into the front of the reader's new buffer.
+  spare.resize(buf_.size());
+  std::memcpy(spare.data(), buf_.data() + begin_, end_ - begin_);
+  spare.swap(buf_);
+  end_ -= begin_;
+  begin_ = 0;
+  return true;
+}
+
 }  // namespace pf::doctor

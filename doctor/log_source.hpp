@@ -45,6 +45,9 @@ class LineBlockReader {
   LineBlockReader(ByteSource& src, std::size_t blockSize, std::size_t maxLine = 0);
   /// The next block; false at the end of the stream.
   bool next(std::string_view& block);
+  /// The same, handing the block over in `spare`: the block is in `spare`'s storage, which the reader keeps its
+  /// hands off, and the reader reads on into what `spare` held (no copy of the block for a caller that keeps it).
+  bool next(std::string_view& block, std::vector<char>& spare);
 
  private:
   ByteSource& src_;

@@ -16,6 +16,7 @@ void ScanResult::clear() {
   events.clear();
   eventLineEnds.clear();
   markerLines.clear();
+  newlines.clear();
 }
 
 bool lineMatches(const LinePattern& p, std::string_view line, const std::string* found) {
@@ -66,11 +67,23 @@ void Matcher::scan(std::string_view text, ScanResult& out) const {
   out.patternLines.resize(patterns_.size());
   out.literalHits.clear();
   literals_.searchInto(text, out.literalHits);
-  std::size_t lineBegin = 0, lineEnd = 0, textEnd = 0;
+  // A hit's line is found among the newlines, by a cursor that only moves forward (the hits are in text order).
+  out.newlines.clear();
+  const bool indexed = text.size() < UINT32_MAX;
+  if (indexed) newlineOffsets(text, out.newlines);
+  const std::vector<std::uint32_t>& nl = out.newlines;
+  std::size_t lineBegin = 0, lineEnd = 0, textEnd = 0, next = 0;
   bool haveLine = false;
   for (const auto& [lit, off] : out.literalHits) {
     if (!haveLine || off < lineBegin || off >= lineEnd) {
-      std::tie(lineBegin, textEnd) = lineBounds(text, off);
+      if (indexed && (next == 0 || nl[next - 1] < off)) {
+        while (next < nl.size() && nl[next] < off) ++next;
+        lineBegin = next > 0 ? nl[next - 1] + std::size_t{1} : 0;
+        textEnd = next < nl.size() ? nl[next] : text.size();
+        if (textEnd > lineBegin && text[textEnd - 1] == '\r') --textEnd;
+      } else {
+        std::tie(lineBegin, textEnd) = lineBounds(text, off);
+      }
       haveLine = true;
       // lineEnd excludes the newline; an offset exactly there cannot be a hit start, so this stays correct.
       lineEnd = textEnd == lineBegin ? lineBegin + 1 : textEnd;

@@ -37,6 +37,8 @@ struct ScanResult {
   /// The literal search's raw hits, (literal id, offset): scratch of Matcher::scan, kept here with the rest so
   /// that scans of different blocks on different threads share nothing.
   std::vector<std::pair<int, std::size_t>> literalHits;
+  /// Every newline's offset in the text scanned (newlineOffsets): the lines' bounds, numbers and count.
+  std::vector<std::uint32_t> newlines;
   void clear();
 };
 

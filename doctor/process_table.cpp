@@ -26,7 +26,7 @@ void nameInto(std::string_view host, long pid, int launcherRank, std::string& ou
 // Host names are short: a word at a time, multiplied and folded, costs less than the library's hash call. The
 // last word is read ending at the name's end (overlapping the one before) rather than copied with a run-time
 // length, which compiled to a memcpy call per line.
-std::uint64_t hostHash(std::string_view s) {
+std::uint64_t hostHashOf(std::string_view s) {
   const char* p = s.data();
   const std::size_t n = s.size();
   std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
@@ -55,9 +55,8 @@ std::uint64_t hostHash(std::string_view s) {
   return h;
 }
 
-std::size_t procHash(std::uint32_t host, std::uint32_t pidLow, std::uint32_t pidHigh) {
-  const std::uint64_t k = (std::uint64_t{host} << 32) ^ pidLow ^ (std::uint64_t{pidHigh} << 7);
-  return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 20);
+std::size_t procHash(std::uint64_t hostHash, std::uint32_t pidLow, std::uint32_t pidHigh) {
+  return ProcessTable::slotHash(hostHash, pidLow, pidHigh);
 }
 
 // Doubles an open-addressing table once it is more than half full, so that probe runs stay short; `empty` and
@@ -78,8 +77,9 @@ void growIfHalfFull(std::vector<Slot>& slots, std::size_t used, Empty empty, Has
 
 }  // namespace
 
-std::uint32_t ProcessTable::hostId(std::string_view host) {
-  const std::uint64_t hash = hostHash(host);
+std::uint64_t ProcessTable::hashHost(std::string_view host) { return hostHashOf(host); }
+
+std::uint32_t ProcessTable::hostId(std::string_view host, std::uint64_t hash) {
   const std::size_t mask = hostSlots_.size() - 1;
   std::size_t i = hash & mask;
   for (; hostSlots_[i].id != UINT32_MAX; i = (i + 1) & mask) {
@@ -90,6 +90,7 @@ std::uint32_t ProcessTable::hostId(std::string_view host) {
   }
   const auto id = static_cast<std::uint32_t>(hosts_.size());
   hosts_.emplace_back(host);
+  hostHashes_.push_back(hash);
   HostSlot& slot = hostSlots_[i];
   slot = {hash, id, 0, {}};
   if (!host.empty() && host.size() <= kInlineHost) {
@@ -123,7 +124,7 @@ std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint
   const auto upid = static_cast<unsigned long>(pid);
   const auto pidLow = static_cast<std::uint32_t>(upid), pidHigh = static_cast<std::uint32_t>(upid >> 32);
   const std::size_t mask = procSlots_.size() - 1;
-  std::size_t i = procHash(hid, pidLow, pidHigh) & mask;
+  std::size_t i = procHash(hostHashes_[hid], pidLow, pidHigh) & mask;
   for (; procSlots_[i].host != UINT32_MAX; i = (i + 1) & mask) {
     const ProcSlot& s = procSlots_[i];
     if (s.host == hid && s.pidLow == pidLow && s.pidHigh == pidHigh) return s.index;
@@ -146,16 +147,16 @@ std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint
   procSlots_[i] = {hid, pidLow, pidHigh, index};
   growIfHalfFull(
       procSlots_, ++procsUsed_, [](const ProcSlot& s) { return s.host == UINT32_MAX; },
-      [](const ProcSlot& s) { return procHash(s.host, s.pidLow, s.pidHigh); });
+      [this](const ProcSlot& s) { return procHash(hostHashes_[s.host], s.pidLow, s.pidHigh); });
   return index;
 }
 
-std::uint32_t ProcessTable::indexOf(const NormView& l, const std::string& file) {
+std::uint32_t ProcessTable::indexOf(const NormView& l, const std::string& file, std::uint64_t hostHash) {
   if (!l.host.empty()) {
     if (last_ != UINT32_MAX && l.pid == lastPid_ && hosts_[lastHost_].size() == l.host.size() &&
         sameBytes(hosts_[lastHost_].data(), l.host.data(), l.host.size()))
       return last_;
-    const std::uint32_t hid = hostId(l.host), index = byHostPid(l.host, l.pid, hid);
+    const std::uint32_t hid = hostId(l.host, hostHash), index = byHostPid(l.host, l.pid, hid);
     // The owner of later bare lines ("NCCL version" printed by nccl-tests): the last named process.
     lastNamed_ = index;
     last_ = index;

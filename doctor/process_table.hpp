@@ -53,7 +53,23 @@ class ProcessTable {
   /// The process that printed `l` as a dense index, 0, 1, 2... in order of first sight (created then); `file`
   /// names it when nothing else does. Finding a process does not touch its ProcessInfo: on a large job's log
   /// that is a cache miss per line, which callers that only need to know the process exists avoid.
-  std::uint32_t indexOf(const NormView& l, const std::string& file);
+  std::uint32_t indexOf(const NormView& l, const std::string& file) { return indexOf(l, file, hashHost(l.host)); }
+  /// The same with `hostHash` = hashHost(l.host), computed ahead (InfoExtractor::classify, on another thread).
+  std::uint32_t indexOf(const NormView& l, const std::string& file, std::uint64_t hostHash);
+  static std::uint64_t hashHost(std::string_view host);
+  /// Asks the CPU for the table slot of (host, pid) ahead of its look-up: on a log of many thousands of
+  /// interleaved processes that slot is a cache miss per line, which fetching it a few lines early hides.
+  void prefetch(std::uint64_t hostHash, long pid) const {
+    const auto upid = static_cast<unsigned long>(pid);
+    const std::size_t i = slotHash(hostHash, static_cast<std::uint32_t>(upid), static_cast<std::uint32_t>(upid >> 32));
+    __builtin_prefetch(&procSlots_[i & (procSlots_.size() - 1)]);
+  }
+  /// Where (host, pid) goes in the table: by the host's hash, not its id, so that a line's slot is known before
+  /// its host is looked up (prefetch).
+  static std::size_t slotHash(std::uint64_t hostHash, std::uint32_t pidLow, std::uint32_t pidHigh) {
+    const std::uint64_t k = hostHash ^ pidLow ^ (std::uint64_t{pidHigh} << 7);
+    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 20);
+  }
   /// A process past the cap has index unlistedIndex() and shares one scratch entry with all the others.
   ProcessInfo& at(std::uint32_t index) { return index < entries_.size() ? entries_[index]->second : scratch_; }
   std::uint32_t unlistedIndex() const { return static_cast<std::uint32_t>(maxListed_); }
@@ -72,7 +88,7 @@ class ProcessTable {
   std::uint32_t byHostPid(std::string_view host, long pid, std::uint32_t hostId);
   std::uint32_t byName(const std::string& name);
   std::uint32_t listedOrUnlisted(const std::string& name);
-  std::uint32_t hostId(std::string_view host);
+  std::uint32_t hostId(std::string_view host, std::uint64_t hash);
 
   // Two small open-addressing tables in front of the map, so that a look-up stays in the caches on a log of
   // thousands of interleaved processes (the map's nodes did not): hosts by name, few and compared in full, then
@@ -99,6 +115,7 @@ class ProcessTable {
   std::vector<Entry*> entries_;                                  // by index
   std::unordered_map<const Entry*, std::uint32_t> index_;        // the reverse, for processes found by name
   std::vector<std::string> hosts_;                               // by host id
+  std::vector<std::uint64_t> hostHashes_;                        // the same: hashHost of each
   std::vector<HostSlot> hostSlots_ = std::vector<HostSlot>(64);  // a power of two, at most half full
   std::vector<ProcSlot> procSlots_ = std::vector<ProcSlot>(64);  // the same
   std::size_t procsUsed_ = 0;

@@ -158,7 +158,28 @@ const std::vector<std::string>& categories() {
 }
 
 const std::string& LinePattern::anchor() const {
-  return *std::max_element(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  // Phrases that NCCL prints at every rank's start-up when nothing is wrong (its INFO lines of the network
+  // chosen, the plugin search, the socket and IB interfaces): a literal one of them holds is a poor anchor on a
+  // large job's log.
+  static constexpr std::string_view kHealthy[] = {
+      "NCCL INFO NET/Plugin : Plugin load returned 2 : libnccl-net.so: cannot open shared object file: No such file "
+      "or directory",
+      "NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [RO]; OOB ib0:10.0.0.1<0>",
+      "NCCL INFO NET/Socket : Using [0]eth0:10.0.0.1<0>",
+      "NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>",
+      "NCCL INFO Using network IB",
+  };
+  auto common = [](const std::string& lit) {
+    return std::any_of(std::begin(kHealthy), std::end(kHealthy),
+                       [&](std::string_view h) { return h.find(lit) != std::string_view::npos; });
+  };
+  auto longer = [](const std::string* a, const std::string& b) { return !a || a->size() < b.size(); };
+  const std::string *best = nullptr, *bestRare = nullptr;
+  for (const auto& l : all) {
+    if (longer(best, l)) best = &l;
+    if (l.size() >= MultiLiteral::kMinLiteral && !common(l) && longer(bestRare, l)) bestRare = &l;
+  }
+  return bestRare ? *bestRare : *best;
 }
 
 std::vector<Rule> parseRulesFile(std::string_view fileName, std::string_view text) {

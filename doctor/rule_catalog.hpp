@@ -30,7 +30,9 @@ struct LinePattern {
   std::string fact;
   /// For a "nccl_in FROM BELOW" fact, its range, parsed once when the rules load (nccl_versions.hpp).
   std::optional<NcclRange> ncclRange;
-  /// The literal the multi-literal scanner looks for: the longest of `all` (longer = faster scanning).
+  /// The literal the multi-literal scanner looks for: the longest of `all` (longer = faster scanning) that no
+  /// healthy NCCL start-up line holds, else the longest. Every hit of the anchor costs a search for the other
+  /// literals in its line, and "NET/Plugin" or "cannot open shared object" are in lines every rank prints.
   const std::string& anchor() const;
 };
 

@@ -25,9 +25,11 @@ class TextIds {
   TextIds(std::size_t maxTexts, std::size_t maxLength) : maxTexts_(maxTexts), maxLength_(maxLength) {}
 
   /// The id of `text` (0, 1, 2... in order of first sight), or kNone for a new text past the caps.
-  std::uint32_t idOf(std::string_view text) {
+  std::uint32_t idOf(std::string_view text) { return idOf(text, hashOf(text)); }
+  /// The same with `hash` = hashOf(text), computed ahead (on another thread).
+  static std::uint64_t hashOf(std::string_view text) { return std::hash<std::string_view>{}(text); }
+  std::uint32_t idOf(std::string_view text, std::uint64_t hash) {
     if (slots_.empty()) slots_.resize(tableSize());
-    const std::uint64_t hash = std::hash<std::string_view>{}(text);
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = static_cast<std::size_t>(hash) & mask;
     for (; slots_[i].id != kNone; i = (i + 1) & mask) {

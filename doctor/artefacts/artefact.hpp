@@ -104,9 +104,12 @@ class ArtefactReader {
   /// Whether markedLines() may stand for block() on a file the rules scan too: the scanner's pass already found
   /// the lines that hold one of lineEventMarkers() (line_markers.hpp).
   virtual bool takesMarkedLines() const { return false; }
-  /// The block, with the starts of its lines that hold a marker (ascending, each line once).
-  virtual void markedLines(std::string_view text, const std::vector<std::size_t>& starts) {
+  /// The block, with the starts of its lines that hold a marker (ascending, each line once) and its count of
+  /// newlines (which the scan counted already; SIZE_MAX: not counted).
+  virtual void markedLines(std::string_view text, const std::vector<std::size_t>& starts,
+                           std::size_t newlines = SIZE_MAX) {
     (void)starts;
+    (void)newlines;
     block(text);
   }
   virtual void finish(ArtefactOut& out) = 0;

@@ -255,7 +255,8 @@ class LineEventsReader final : public ArtefactReader {
 
   bool takesMarkedLines() const override { return !everyLine_; }
   // The marked lines in order, then one count of newlines between them.
-  void markedLines(std::string_view text, const std::vector<std::size_t>& starts) override {
+  void markedLines(std::string_view text, const std::vector<std::size_t>& starts,
+                   std::size_t newlines = SIZE_MAX) override {
     std::size_t pos = 0, line = lineNo_ + 1;
     for (const std::size_t s : starts) {
       line += countNewlines(text, pos, s);
@@ -264,7 +265,8 @@ class LineEventsReader final : public ArtefactReader {
       if (e == std::string_view::npos) e = text.size();
       events_.line(text.substr(s, e - s), line);
     }
-    lineNo_ = line + countNewlines(text, pos, text.size()) - 1;
+    // The rest of the block is counted only when the scan did not count the whole of it.
+    lineNo_ = newlines == SIZE_MAX ? line + countNewlines(text, pos, text.size()) - 1 : lineNo_ + newlines;
   }
 
   void block(std::string_view text) override {

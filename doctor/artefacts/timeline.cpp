@@ -31,8 +31,8 @@ InputPlanner ArtefactSession::planner() {
     ArtefactReader* r = current_.get();
     p.tap = [r](std::string_view block) { r->block(block); };
     if (r->takesMarkedLines())
-      p.tapMarked = [r](std::string_view block, const std::vector<std::size_t>& starts) {
-        r->markedLines(block, starts);
+      p.tapMarked = [r](std::string_view block, const std::vector<std::size_t>& starts, std::size_t newlines) {
+        r->markedLines(block, starts, newlines);
       };
     // Each reader finishes as its file ends, so a document's text is not held past its own file.
     p.done = [this] {

@@ -92,5 +92,21 @@ TEST(DoctorCatalog, AFactNobodyDerivesFailsWhenTheRulesLoad) {
   EXPECT_THROW(parseRulesFile("shm.json", file("nccl_init")), UsageError);
 }
 
+// The scan looks for a pattern's anchor and then for its other literals in the anchor's line: the anchor is the
+// longest literal no healthy NCCL start-up line holds, so that lines every rank prints do not each cost a search.
+TEST(DoctorCatalog, AnchorsAvoidPhrasesOfHealthyStartupLines) {
+  LinePattern p;
+  p.all = {"libnccl.so", "cannot open shared object"};
+  EXPECT_EQ(p.anchor(), "libnccl.so");
+  p.all = {"/dev/shm/nccl-", "No such file or directory"};
+  EXPECT_EQ(p.anchor(), "/dev/shm/nccl-");
+  p.all = {"NET/Socket : Using", "]veth"};  // the other literal is too short to be searched for
+  EXPECT_EQ(p.anchor(), "NET/Socket : Using");
+  p.all = {"NET/Plugin", "NCCL INFO"};  // both healthy: the longest
+  EXPECT_EQ(p.anchor(), "NET/Plugin");
+  p.all = {"Got completion from peer", "error 12,"};
+  EXPECT_EQ(p.anchor(), "Got completion from peer");
+}
+
 }  // namespace
 }  // namespace pf::doctor

@@ -79,5 +79,23 @@ TEST(DoctorLineWords, WordsAfterKeysAgreeWithAWordWalk) {
   EXPECT_EQ(wordAfterLast("rank", "rank").data(), nullptr);
 }
 
+// newlineOffsets lists every newline a byte loop finds, in order, in texts of 0 to 300 bytes with newlines
+// anywhere (both ends, runs of them, on either side of the 16- and 64-byte steps), appended after what `out` held.
+TEST(DoctorLineSearch, NewlineOffsetsListEveryNewline) {
+  std::mt19937 rng(5);
+  for (int round = 0; round < 5000; ++round) {
+    std::string text(rng() % 301, 'x');
+    const unsigned every = 1 + rng() % 90;  // newline density: from every byte to about one a line
+    for (char& c : text)
+      if (rng() % every == 0) c = '\n';
+    std::vector<std::uint32_t> expected = {7, 9};  // kept: the offsets are appended
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n') expected.push_back(static_cast<std::uint32_t>(i));
+    std::vector<std::uint32_t> got = {7, 9};
+    newlineOffsets(text, got);
+    ASSERT_EQ(got, expected) << "text of " << text.size() << " bytes, round " << round;
+  }
+}
+
 }  // namespace
 }  // namespace pf::doctor

@@ -89,6 +89,29 @@ TEST(DoctorProcessTable, RepeatedIbTextsAreSkippedAndChangesAreNot) {
   EXPECT_EQ(a.info.processes().at("n2:2").hcas, std::vector<std::string>{"mlx5_7:1/IB"});
 }
 
+std::string bootLine(const std::string& host, int pid, const std::string& ifs) {
+  return host + ":" + std::to_string(pid) + ":1 [0] NCCL INFO Bootstrap : Using " + ifs + "\n";
+}
+
+// A process's interface and HCA lists are those of its last text, parsed once per text and given to the process
+// when the log ends: one that goes back to a text another process parsed first gets that text's lists, and a
+// virtual interface counts on every line that names it, repeats included.
+TEST(DoctorProcessTable, ListsAreThoseOfTheLastTextWhicheverProcessParsedIt) {
+  const Analysis a =
+      test::analyzeText(bootLine("n1", 1, "eth0:10.0.0.1<0>") + bootLine("n2", 2, "veth12:10.9.0.2<0>") +
+                        bootLine("n1", 1, "veth12:10.9.0.2<0>") + bootLine("n1", 1, "veth12:10.9.0.2<0>") +
+                        bootLine("n2", 2, "eth0:10.0.0.1<0>") + ibLine("n1", 1, "mlx5_0") + ibLine("n2", 2, "mlx5_2") +
+                        ibLine("n1", 1, "mlx5_2"));
+  EXPECT_EQ(a.info.processes().at("n1:1").bootstrapIfs, std::vector<std::string>{"veth12"});
+  EXPECT_EQ(a.info.processes().at("n2:2").bootstrapIfs, std::vector<std::string>{"eth0"});
+  EXPECT_EQ(a.info.processes().at("n1:1").hcas, std::vector<std::string>{"mlx5_2:1/IB"});
+  EXPECT_EQ(a.info.processes().at("n2:2").hcas, std::vector<std::string>{"mlx5_2:1/IB"});
+  EXPECT_EQ(a.info.processes().at("n1:1").oobIf, "ib0");
+  const auto& facts = a.info.facts();
+  ASSERT_TRUE(facts.count("virtual_interface_selected"));
+  EXPECT_EQ(facts.at("virtual_interface_selected").size(), 3u);  // the three veth12 lines
+}
+
 // Past the cap on distinct texts (4,096) a text gets no id and is compared in full: still right.
 TEST(DoctorProcessTable, IbTextsPastTheCapAreComparedInFull) {
   std::string log;

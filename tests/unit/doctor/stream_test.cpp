@@ -17,6 +17,9 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "block_pipeline.hpp"
 #include "log_source.hpp"
@@ -123,6 +126,30 @@ TEST(DoctorStream, LineBlockReaderKeepsWholeLines) {
   EXPECT_EQ(joined, text);
 }
 
+// Handing blocks over (the workers' read): the same blocks as next(block), each left intact in the buffer it was
+// handed in while the reader reads on into the others, as three buffers taken in turn are in the pipeline.
+TEST(DoctorStream, LineBlockReaderHandsItsBlocksOver) {
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += "line " + std::to_string(i) + std::string(i % 37, 'x') + "\n";
+  text += "last without newline";
+  for (std::size_t size : {std::size_t{16}, std::size_t{100}, std::size_t{4096}}) {
+    auto plain = memorySource(text), handed = memorySource(text);
+    LineBlockReader a(*plain, size), b(*handed, size);
+    std::vector<char> buffers[3];
+    std::vector<std::pair<std::string_view, std::string>> recent;  // the last two blocks handed over, and copies
+    std::size_t k = 0;
+    for (std::string_view x, y; a.next(x); ++k) {
+      ASSERT_TRUE(b.next(y, buffers[k % 3])) << "block " << k;
+      ASSERT_EQ(y, x) << "block " << k << ", size " << size;
+      for (const auto& [view, copy] : recent) ASSERT_EQ(view, copy) << "an earlier block changed, size " << size;
+      recent.emplace_back(y, std::string(y));
+      if (recent.size() > 2) recent.erase(recent.begin());
+    }
+    std::string_view y;
+    EXPECT_FALSE(b.next(y, buffers[k % 3]));
+  }
+}
+
 TEST(DoctorStream, ALineLongerThanTheCapIsCutNotHeldWhole) {
   const std::string text = "a\n" + std::string(1000, 'x') + "\ncc\n";
   auto src = memorySource(text);
@@ -208,7 +235,7 @@ TEST(DoctorStream, DirectoriesExpandToTheirFilesSorted) {
   EXPECT_THROW(expandInputs({empty.path()}), UsageError);
 }
 
-// Reading ahead on a second thread (block_pipeline.hpp) hands the per-line work the same blocks in the same order:
+// Reading ahead on worker threads (block_pipeline.hpp) hands the per-line work the same blocks in the same order:
 // a file read by analyzeFiles gives the report that one thread gives the same text in memory, block size aside.
 TEST(DoctorStream, ReadingAheadChangesNothing) {
   const std::string log = dataLogs();
@@ -237,7 +264,7 @@ TEST(DoctorStream, ReadAheadBlocksComeInOrderWithTheirOwnScan) {
     EXPECT_EQ(prep.plain, own.plain);
   });
   EXPECT_EQ(joined, log);
-  EXPECT_GT(blocks, 10u);  // many blocks (a line longer than 64 bytes grows the buffer): the three slots reused
+  EXPECT_GT(blocks, 10u);  // many blocks (a line longer than 64 bytes grows the buffer): every slot reused
 }
 
 // Given one CPU (taskset, a one-core cpuset), a second thread would only take turns with the first: none is started.
