@@ -261,7 +261,7 @@ Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& pa
     }
     std::size_t read = 0;
     if (p.scan) {
-      // The rules' scan reads ahead on a second core (block_pipeline.hpp); the per-line work stays in order here.
+      // The rules' scan reads ahead on worker threads (block_pipeline.hpp); the per-line work stays in order here.
       scan.beginInput(name);
       readPrepared(*bytes, blockSize, scan, [&](std::string_view block, const PreparedBlock& prep) {
         scan.consume(block, prep);

@@ -18,11 +18,11 @@ namespace pf::doctor {
 namespace {
 
 // Workers: one per CPU this process may use, up to three (on a log of real start-up lines the consumer does about
-// 40% of the work, so two workers keep pace with it and a third is slack; more would wait). On two CPUs the two workers share them with the consumer; a block read ahead
-// then lets a worker that got a turn keep preparing while the consumer waits for its CPU, so the slots are the
-// workers' blocks, the one being consumed and four more: with only two more, a 2-CPU VM sat idle about a tenth of
-// the time (docs/performance.md, "doctor on real-shaped logs: workers"). Each slot holds a block (4 MiB) and its
-// prepared lines (about twice that), so more would only hold memory.
+// 40% of the work, so two workers keep pace with it and a third is slack; more would wait). On two CPUs the two workers
+// share them with the consumer; a block read ahead then lets a worker that got a turn keep preparing while the consumer
+// waits for its CPU, so the slots are the workers' blocks, the one being consumed and four more: with only two more, a
+// 2-CPU VM sat idle about a tenth of the time (docs/performance.md, "doctor on real-shaped logs: workers"). Each slot
+// holds a block (4 MiB) and its prepared lines (about twice that), so more would only hold memory.
 constexpr std::size_t kMaxWorkers = 3, kSpareSlots = 4;
 
 struct Slot {
