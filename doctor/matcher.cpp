@@ -31,8 +31,9 @@ Matcher::Matcher(const Catalog& catalog, const std::vector<std::string>& taps,
                  const std::vector<std::string>& markers) {
   auto addPattern = [&](const LinePattern& p) {
     if (!p.fact.empty()) return;
-    const int lit = literals_.add(p.anchor());
-    anchors_.push_back(&p.anchor());
+    const std::string& anchor = p.anchor();  // chosen among the pattern's literals: once
+    const int lit = literals_.add(anchor);
+    anchors_.push_back(&anchor);
     if (consumers_.size() <= static_cast<std::size_t>(lit)) consumers_.resize(static_cast<std::size_t>(lit) + 1);
     consumers_[static_cast<std::size_t>(lit)].push_back(static_cast<int>(patterns_.size()));
     patterns_.push_back(&p);

@@ -23,10 +23,28 @@ void nameInto(std::string_view host, long pid, int launcherRank, std::string& ou
   }
 }
 
+// Doubles an open-addressing table once it is more than half full, so that probe runs stay short; `empty` and
+// `hash` tell a slot's state and place.
+template <class Slot, class Empty, class Hash>
+void growIfHalfFull(std::vector<Slot>& slots, std::size_t used, Empty empty, Hash hash) {
+  if (used * 2 <= slots.size()) return;
+  std::vector<Slot> old(slots.size() * 2);
+  old.swap(slots);
+  const std::size_t mask = slots.size() - 1;
+  for (const Slot& s : old) {
+    if (empty(s)) continue;
+    std::size_t j = hash(s) & mask;
+    while (!empty(slots[j])) j = (j + 1) & mask;
+    slots[j] = s;
+  }
+}
+
+}  // namespace
+
 // Host names are short: a word at a time, multiplied and folded, costs less than the library's hash call. The
 // last word is read ending at the name's end (overlapping the one before) rather than copied with a run-time
 // length, which compiled to a memcpy call per line.
-std::uint64_t hostHashOf(std::string_view s) {
+std::uint64_t ProcessTable::hashHost(std::string_view s) {
   const char* p = s.data();
   const std::size_t n = s.size();
   std::uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
@@ -54,30 +72,6 @@ std::uint64_t hostHashOf(std::string_view s) {
   h ^= h >> 33;
   return h;
 }
-
-std::size_t procHash(std::uint64_t hostHash, std::uint32_t pidLow, std::uint32_t pidHigh) {
-  return ProcessTable::slotHash(hostHash, pidLow, pidHigh);
-}
-
-// Doubles an open-addressing table once it is more than half full, so that probe runs stay short; `empty` and
-// `hash` tell a slot's state and place.
-template <class Slot, class Empty, class Hash>
-void growIfHalfFull(std::vector<Slot>& slots, std::size_t used, Empty empty, Hash hash) {
-  if (used * 2 <= slots.size()) return;
-  std::vector<Slot> old(slots.size() * 2);
-  old.swap(slots);
-  const std::size_t mask = slots.size() - 1;
-  for (const Slot& s : old) {
-    if (empty(s)) continue;
-    std::size_t j = hash(s) & mask;
-    while (!empty(slots[j])) j = (j + 1) & mask;
-    slots[j] = s;
-  }
-}
-
-}  // namespace
-
-std::uint64_t ProcessTable::hashHost(std::string_view host) { return hostHashOf(host); }
 
 std::uint32_t ProcessTable::hostId(std::string_view host, std::uint64_t hash) {
   const std::size_t mask = hostSlots_.size() - 1;
@@ -124,7 +118,7 @@ std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint
   const auto upid = static_cast<unsigned long>(pid);
   const auto pidLow = static_cast<std::uint32_t>(upid), pidHigh = static_cast<std::uint32_t>(upid >> 32);
   const std::size_t mask = procSlots_.size() - 1;
-  std::size_t i = procHash(hostHashes_[hid], pidLow, pidHigh) & mask;
+  std::size_t i = slotHash(hostHashes_[hid], pidLow, pidHigh) & mask;
   for (; procSlots_[i].host != UINT32_MAX; i = (i + 1) & mask) {
     const ProcSlot& s = procSlots_[i];
     if (s.host == hid && s.pidLow == pidLow && s.pidHigh == pidHigh) return s.index;
@@ -147,7 +141,7 @@ std::uint32_t ProcessTable::byHostPid(std::string_view host, long pid, std::uint
   procSlots_[i] = {hid, pidLow, pidHigh, index};
   growIfHalfFull(
       procSlots_, ++procsUsed_, [](const ProcSlot& s) { return s.host == UINT32_MAX; },
-      [this](const ProcSlot& s) { return procHash(hostHashes_[s.host], s.pidLow, s.pidHigh); });
+      [this](const ProcSlot& s) { return slotHash(hostHashes_[s.host], s.pidLow, s.pidHigh); });
   return index;
 }
 
