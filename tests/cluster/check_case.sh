@@ -183,6 +183,11 @@ WEOF
     rails=eth0,rail1,rail2,rail3
     pf_cluster_up 4 || fail "cannot create the cluster"
     trap cleanup_all EXIT
+    # A healthy rail's pair on this simulated cluster (4 namespaces on 2 shared cores) reads 45-135% of the pooled
+    # expectation, one direction sometimes half the other, so the default fail line (50%) sits inside that noise: a
+    # CI run once failed a healthy rail1 pair at 46%, after both confirmation passes. The slowed rail reads ~1%, so a
+    # 20% line still tells it from the rest by far; what this case tests is which node and rail are named.
+    printf '[pairs]\nbandwidth_fail_fraction = 0.2\n' > "$WORK/limits.toml"
     if [ -n "${PF_HOG_NODE:-}" ]; then  # the healthy runs under contention_case.sh's hog_one load: busy loops in a node
       hogs=()
       for _ in $(seq "$(nproc)"); do
@@ -192,7 +197,7 @@ WEOF
       trap 'kill "${hogs[@]}" 2>/dev/null; cleanup_all' EXIT
     fi
     for ((k = 1; k <= ${PF_REPEAT:-1}; k++)); do
-      run_check "$WORK/h" --quick --rails "$rails"; rc=$?
+      run_check "$WORK/h" --quick --rails "$rails" --thresholds "$WORK/limits.toml"; rc=$?
       [ $rc = 0 ] || fail "healthy 4 rails, run $k: exit $rc, expected 0"
       "$PY" "$PF_VALIDATE" "$PF_SCHEMA" "$WORK/h.json" || fail "schema"
       "$PY" - "$WORK/h.json" <<'PYEOF' || fail "healthy rails document content"
@@ -210,7 +215,7 @@ PYEOF
     done
     echo "slowing rail $rail ($(pf_rail_if "$node" "$rail")) of node$node to 200mbit"
     pf_cluster_slow_rail "$node" "$rail" 200mbit || fail "tc tbf failed"
-    run_check "$WORK/s" --quick --rails "$rails"; rc=$?
+    run_check "$WORK/s" --quick --rails "$rails" --thresholds "$WORK/limits.toml"; rc=$?
     [ $rc = 1 ] || fail "rail $rail of node$node slowed: exit $rc, expected 1"
     validate_all "$WORK/s"
     grep -q "failing: node$node\$" "$WORK/s.out" || fail "the summary does not name node$node (alone) as failing"
