@@ -64,9 +64,26 @@ std::string generateLog(std::size_t bytes) {
   return out;
 }
 
+// PF_DOCTOR_BENCH_FILE=LOG scans that file instead, e.g. one of real NCCL INFO lines from pf_doctor_realshape_gen
+// (its first PF_DOCTOR_BENCH_MB MiB, 256 unless set).
+std::string benchInput() {
+  const double mb = std::atof(std::getenv("PF_DOCTOR_BENCH_MB") ? std::getenv("PF_DOCTOR_BENCH_MB") : "256");
+  const auto bytes = static_cast<std::size_t>(mb * 1048576);
+  const char* file = std::getenv("PF_DOCTOR_BENCH_FILE");
+  if (!file) return generateLog(bytes);
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "PF_DOCTOR_BENCH_FILE: cannot read %s\n", file);
+    std::exit(2);
+  }
+  std::string log(bytes, '\0');
+  in.read(log.data(), static_cast<std::streamsize>(bytes));
+  log.resize(static_cast<std::size_t>(in.gcount()));
+  return log;
+}
+
 const std::string& benchLog() {
-  static const std::string log = generateLog(static_cast<std::size_t>(
-      std::atof(std::getenv("PF_DOCTOR_BENCH_MB") ? std::getenv("PF_DOCTOR_BENCH_MB") : "256") * 1048576));
+  static const std::string log = benchInput();
   return log;
 }
 

@@ -58,10 +58,15 @@ void MultiLiteral::compile() {
   }
   for (std::size_t h = 0; h < kTable; ++h) bucketStart_[h + 1] += bucketStart_[h];
   candidates_.assign(literals_.size(), {});
+  bytes_.clear();
   std::vector<std::uint32_t> fill(bucketStart_.begin(), bucketStart_.end() - 1);
   for (std::size_t id = 0; id < literals_.size(); ++id) {
-    const auto* p = reinterpret_cast<const unsigned char*>(literals_[id].data());
-    candidates_[fill[hashes[id]]++] = {word(p), static_cast<int>(id)};
+    const std::string& lit = literals_[id];
+    const auto* bytes = reinterpret_cast<const unsigned char*>(lit.data());
+    candidates_[fill[hashes[id]]++] = {word(bytes), word(bytes + lit.size() - 8),
+                                       static_cast<std::uint32_t>(bytes_.size()),
+                                       static_cast<std::uint32_t>(lit.size()), static_cast<int>(id)};
+    bytes_ += lit;
   }
 }
 
@@ -114,9 +119,11 @@ void MultiLiteral::searchInto(std::string_view text, std::vector<std::pair<int, 
         const std::uint32_t h = headHash(head);
         for (std::uint32_t c = bucketStart_[h]; c < bucketStart_[h + 1]; ++c) {
           const Candidate& cand = candidates_[c];
-          if (cand.head != head) continue;
-          const std::string& lit = literals_[static_cast<std::size_t>(cand.id)];
-          if (start + lit.size() <= n && sameBytes(text.data() + start, lit.data(), lit.size()))
+          if (cand.head != head || start + cand.size > n) continue;
+          const unsigned char* at = base + start;
+          // Literals of up to 16 bytes are whole in their two words.
+          if (cand.tail == word(at + cand.size - 8) &&
+              (cand.size <= 16 || sameBytes(text.data() + start + 8, bytes_.data() + cand.offset + 8, cand.size - 16)))
             hits.emplace_back(cand.id, start);
         }
       }
