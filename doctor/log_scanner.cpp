@@ -151,8 +151,8 @@ void LogScanner::consume(std::string_view text, const PreparedBlock& prep) {
       if (ahead.info.kind != InfoLine::kUnread) info.prefetch(ahead.view, ahead.info);
     }
     if (info.wantsNextLine()) followLines(text, next, l.begin);
-    pats_.assign(prep.pats.begin() + l.patsBegin, prep.pats.begin() + l.patsEnd);
-    line(text.substr(l.begin, l.end - l.begin), l, firstLine + l.newlinesBefore, inputBytes_ + l.begin, pats_);
+    line(text.substr(l.begin, l.end - l.begin), l, firstLine + l.newlinesBefore, inputBytes_ + l.begin,
+         std::span<const int>(prep.pats).subspan(l.patsBegin, l.patsEnd - l.patsBegin));
     next = std::min(lineEnd(text, l.end, text.size()) + 1, text.size());
   }
   if (info.wantsNextLine()) followLines(text, next, text.size());
@@ -172,7 +172,7 @@ void LogScanner::followLines(std::string_view text, std::size_t from, std::size_
 }
 
 void LogScanner::line(std::string_view raw, const PreparedBlock::Line& pl, std::size_t lineNo, std::size_t offset,
-                      const std::vector<int>& pats) {
+                      std::span<const int> pats) {
   const bool tap = pl.tap;
   std::uint32_t tapMask = pl.tapMask;
   NormView view = pl.view;
@@ -191,12 +191,13 @@ void LogScanner::line(std::string_view raw, const PreparedBlock::Line& pl, std::
   LineEvidence le(file_, &makeTapEvidence, &ctx);
   if (tap) {
     info.apply(view, full ? InfoExtractor::classify(view, tapMask) : pl.info, le);
-    if (le.used() && !pats.empty()) keptTapHits_[{file_, lineNo}] = pats;
+    if (le.used() && !pats.empty()) keptTapHits_[{file_, lineNo}].assign(pats.begin(), pats.end());
     if (le.pastFact() && !pats.empty()) {
       const std::string_view fact = le.pastFact();
       auto it = std::find_if(pastFactHits_.begin(), pastFactHits_.end(),
-                             [&](const PastFactHits& h) { return h.fact == fact && h.pats == pats; });
-      if (it == pastFactHits_.end()) it = pastFactHits_.insert(pastFactHits_.end(), {fact, pats, 0});
+                             [&](const PastFactHits& h) { return h.fact == fact && std::ranges::equal(h.pats, pats); });
+      if (it == pastFactHits_.end())
+        it = pastFactHits_.insert(pastFactHits_.end(), {fact, std::vector<int>(pats.begin(), pats.end()), 0});
       ++it->count;
     }
     if (view.launcherRank >= 0 && view.launcherRank != lastTapRank_) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -119,7 +120,7 @@ class LogScanner {
  private:
   void followLines(std::string_view text, std::size_t from, std::size_t to);
   void line(std::string_view raw, const PreparedBlock::Line& pl, std::size_t lineNo, std::size_t offset,
-            const std::vector<int>& pats);
+            std::span<const int> pats);
 
   const Catalog& catalog_;
   Matcher matcher_;
@@ -145,7 +146,6 @@ class LogScanner {
   bool endsWithNewline_ = true;
   std::string file_;   // its name, valid UTF-8
   PreparedBlock own_;  // block()'s
-  std::vector<int> pats_;
   // Time bounds of unstamped failing lines: the last stamp a matched line of this input had, and the patterns
   // whose first unstamped failing line since then waits for the next stamped line of the input.
   void stampSeen(std::string_view stamp);

@@ -74,6 +74,36 @@ TEST(DoctorMultiLiteral, HitsAcrossSegmentAndStreamSeamsComeOutInOrder) {
   }
 }
 
+// A window's candidates are checked by their first and last 8 bytes before the rest: literals that share both and
+// differ only between them (lengths 16, 17 and longer, as NCCL's "Ring 00"/"Ring 01" lines do) must still be told
+// apart, and a literal that ends past the text must not be read beyond it.
+TEST(DoctorMultiLiteral, LiteralsSharingFirstAndLastWordsAreToldApart) {
+  const std::vector<std::string> lits = {"NCCL INFO Ring 00 : via P2P",
+                                         "NCCL INFO Ring 01 : via P2P",
+                                         "NCCL INFO Trees via P2P",
+                                         "NCCL INFO Ring 0",
+                                         "NCCL INFOx via P2P",
+                                         "NCCL INFO via P2P",
+                                         "NCCL INFO Ring 00 : via P2P/IPC"};
+  MultiLiteral ml;
+  for (const auto& l : lits) ml.add(l);
+  ml.compile();
+  std::mt19937 rng(5);
+  for (int round = 0; round < 20; ++round) {
+    std::string text;
+    while (text.size() < 3000) {
+      std::string piece = lits[rng() % lits.size()];
+      if (rng() % 3 == 0) piece[8 + rng() % (piece.size() - 8)] ^= 1;  // a near miss in a middle or last byte
+      text += piece;
+      text += "x \n"[rng() % 3];
+    }
+    text += lits[0].substr(0, lits[0].size() - 1);  // a literal cut off by the end of the text
+    std::vector<std::pair<int, std::size_t>> got;
+    ml.searchInto(text, got);
+    EXPECT_EQ(got, naive(lits, text)) << "round " << round;
+  }
+}
+
 TEST(DoctorMultiLiteral, RejectsShortLiteralsAndHandlesEdges) {
   MultiLiteral ml;
   EXPECT_THROW(ml.add("short"), UsageError);
