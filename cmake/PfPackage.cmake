@@ -86,10 +86,16 @@ preflight checks an allocation before training: probes, a quick all-reduce,
 the node-pair matrix and a verdict naming the bad node. It also measures
 collectives as nccl-tests does, benchmarks data-parallel scaling and
 diagnoses NCCL failures from their logs.")
+set(pf_cli_depends "")
 if(PF_HAVE_MPI)
   # `--local-ranks N` and multi-rank runs start through mpirun, which no library dependency brings in.
-  set(CPACK_DEBIAN_CLI_PACKAGE_DEPENDS openmpi-bin)
+  list(APPEND pf_cli_depends openmpi-bin)
 endif()
+if(PF_HAVE_OPENBLAS)
+  # Opened at run time by `preflight scale`'s CPU trainer (scaling/blas_loader.hpp), so dpkg-shlibdeps does not see it.
+  list(APPEND pf_cli_depends libopenblas0)
+endif()
+list(JOIN pf_cli_depends ", " CPACK_DEBIAN_CLI_PACKAGE_DEPENDS)
 if(PF_HAVE_LIBFABRIC)
   # Opened at run time by the efa probe (not linked, so dpkg-shlibdeps does not see it); without it the probe
   # says libfabric is not loadable.

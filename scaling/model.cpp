@@ -2,10 +2,10 @@
 // Copyright (c) 2026 The Preflight authors
 #include "model.hpp"
 
-#include <cblas.h>
-
 #include <cmath>
 #include <stdexcept>
+
+#include "blas_loader.hpp"
 
 namespace pf::scaling {
 namespace {
@@ -76,8 +76,8 @@ double Mlp::forward(const float* x, const float* y, int batch) {
     for (int r = 0; r < batch; ++r)
       for (int o = 0; o < out; ++o) z[static_cast<std::size_t>(r) * out + o] = b[o];
     // Z[B x out] += X[B x in] * W^T (W is out x in, row-major)
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, batch, out, in, 1.0f, acts_[l].data(), in, W, in, 1.0f,
-                z.data(), out);
+    openblas().sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, batch, out, in, 1.0f, acts_[l].data(), in, W, in, 1.0f,
+                     z.data(), out);
     if (l != spec_.depth - 1)
       for (auto& v : z) v = v > 0.0f ? v : 0.0f;
   }
@@ -104,16 +104,16 @@ void Mlp::backward(const std::function<void(int)>& layerDone) {
     float* dW = grads_.data() + slots_[2 * l].gradOffset;
     float* db = grads_.data() + slots_[2 * l + 1].gradOffset;
     // dW[out x in] = dZ^T[out x B] * X[B x in]
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, in, B, 1.0f, dA_.data(), out, acts_[l].data(), in, 0.0f,
-                dW, in);
+    openblas().sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, out, in, B, 1.0f, dA_.data(), out, acts_[l].data(), in,
+                     0.0f, dW, in);
     for (int j = 0; j < out; ++j) db[j] = 0.0f;
     for (int r = 0; r < B; ++r)
       for (int j = 0; j < out; ++j) db[j] += dA_[static_cast<std::size_t>(r) * out + j];
     if (l > 0) {  // dX[B x in] = dZ[B x out] * W[out x in]
       const float* W = params_.data() + slots_[2 * l].paramOffset;
       dPrev_.resize(static_cast<std::size_t>(B) * in);
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, in, out, 1.0f, dA_.data(), out, W, in, 0.0f,
-                  dPrev_.data(), in);
+      openblas().sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, B, in, out, 1.0f, dA_.data(), out, W, in, 0.0f,
+                       dPrev_.data(), in);
       dA_.swap(dPrev_);
     }
     if (layerDone) layerDone(l);

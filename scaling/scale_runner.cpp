@@ -2,11 +2,10 @@
 // Copyright (c) 2026 The Preflight authors
 #include "scale_runner.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <thread>
 
+#include "blas_loader.hpp"
 #include "cpu_device.hpp"
 #include "efficiency.hpp"
 #include "world_size_runner.hpp"
@@ -20,8 +19,8 @@ int blasThreadsPerRank(int requested, int ranksOnNode) {
 }
 
 int useBlasThreads(int requested, int localRanks) {
-  openblas_set_num_threads(blasThreadsPerRank(requested, localRanks));
-  return openblas_get_num_threads();
+  openblas().setThreads(blasThreadsPerRank(requested, localRanks));
+  return openblas().threads();
 }
 
 Json runWorldSize(const ScaleOptions& opt, int n) {

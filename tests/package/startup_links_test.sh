@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Libraries that are opened when a command needs them must not be linked into `preflight`: linking them makes
 # every command pay their load-time constructors (cuBLAS: 0.22 s and 211 MB resident, touching cuBLASLt's
-# .bss; libfabric: 0.21 s, libinfinipath polling for its hardware), which `doctor` on a small log or `check`
+# .bss; libfabric: 0.21 s, libinfinipath polling for its hardware; OpenBLAS: a thread per core polling for work
+# for 0.1 s), which `doctor` on a small log or `check`
 # in a prolog would spend before doing anything (docs/performance.md, "start-up"). CUDA's runtime and NCCL live
 # in preflight-gpu.so (gpu/CMakeLists.txt): linked, `preflight` would not start at all on a node without them.
 #
@@ -12,13 +13,13 @@ set -u
 bin=${PF_BIN:?PF_BIN: the preflight binary}
 linked=$(ldd "$bin") || { echo "FAIL: ldd $bin failed"; exit 1; }
 rc=0
-for lib in libcublas libcublasLt libfabric libinfinipath libpsm_infinipath libcudart libnccl libcuda libnvidia-ml; do
+for lib in libcublas libcublasLt libfabric libinfinipath libpsm_infinipath libcudart libnccl libcuda libnvidia-ml libopenblas; do
   if grep -q "$lib\." <<<"$linked"; then
     echo "FAIL: $bin links $lib (open it at run time instead): $(grep "$lib\." <<<"$linked" | xargs)"
     rc=1
   fi
 done
-[ $rc = 0 ] && echo "ok: $bin links none of CUDA, cuBLAS, NCCL, NVML, libfabric, libinfinipath"
+[ $rc = 0 ] && echo "ok: $bin links none of CUDA, cuBLAS, NCCL, NVML, libfabric, libinfinipath, OpenBLAS"
 
 cuda=${PF_CUDA_LIBDIR:-}
 if [[ -z $cuda || ! -d $cuda ]]; then
