@@ -177,7 +177,12 @@ void InfoExtractor::apply(const NormView& l, const InfoLine& c, LineEvidence& ev
     case InfoLine::kBootstrap:
     case InfoLine::kSocket: noteInterfaces(c.kind == InfoLine::kBootstrap ? 1 : 2, who, part, c.hash, ev); break;
     case InfoLine::kIbUsing: noteHcas(who, part, c.hash, ev); break;
-    case InfoLine::kIbNoDevice: p().ibNoDevice = true; break;
+    case InfoLine::kIbNoDevice:
+      if (!recentOf(who).ibNoDevice) {
+        recentOf(who).ibNoDevice = true;
+        p().ibNoDevice = true;
+      }
+      break;
     case InfoLine::kIbOpenFailed:
       p().ibOpenFailed = true;
       addFact(fact::kRdmaDeviceUnusable, ev);

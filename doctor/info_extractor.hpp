@@ -157,6 +157,7 @@ class InfoExtractor {
     int driver = -1;          // cudaDriverVersion
     std::uint8_t plugin = 0;  // 1: the internal network, 2: a plugin named
     bool gdrUsed = false;
+    bool ibNoDevice = false;  // "NET/IB : No device found."
   };
   std::vector<Recent> recent_;
   Recent& recentOf(std::uint32_t who) {
