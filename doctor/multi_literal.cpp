@@ -120,9 +120,8 @@ void MultiLiteral::searchInto(std::string_view text, std::vector<std::pair<int, 
         for (std::uint32_t c = bucketStart_[h]; c < bucketStart_[h + 1]; ++c) {
           const Candidate& cand = candidates_[c];
           if (cand.head != head || start + cand.size > n) continue;
-          const unsigned char* at = base + start;
           // Literals of up to 16 bytes are whole in their two words.
-          if (cand.tail == word(at + cand.size - 8) &&
+          if (cand.tail == word(base + start + cand.size - 8) &&
               (cand.size <= 16 || sameBytes(text.data() + start + 8, bytes_.data() + cand.offset + 8, cand.size - 16)))
             hits.emplace_back(cand.id, start);
         }

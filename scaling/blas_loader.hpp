@@ -3,10 +3,10 @@
 //
 // OpenBLAS, opened when the CPU trainer first needs it instead of linked into `preflight`. Linked, its constructor
 // starts a pool of worker threads in every preflight process, one per core less one, and each polls for work (with
-// sched_yield) for about a tenth of a second before it sleeps: 0.09 s of CPU per process on this 2-core VM, and
-// 0.1 s per core on a large node, for every `doctor`, `check` and `probe`, which never multiply a matrix
-// (docs/performance.md, "start-up"). The function types are OpenBLAS's own (its cblas.h is still compiled
-// against), so a call through the table is checked like a direct call.
+// sched_yield) before it sleeps: 0.09 s of CPU per process on the project's 2-core VM, and a thread per core on a
+// large node, in every `doctor`, `check` and `probe`, which never multiply a matrix (docs/performance.md,
+// "start-up"). The function types are OpenBLAS's own (its cblas.h is still compiled against), so a call through the
+// table is checked like a direct call.
 #pragma once
 
 #include <cblas.h>
