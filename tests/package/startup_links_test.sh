@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Libraries that are opened when a command needs them must not be linked into `preflight`: linking them makes
 # every command pay their load-time constructors (cuBLAS: 0.22 s and 211 MB resident, touching cuBLASLt's
-# .bss; libfabric: 0.21 s, libinfinipath polling for its hardware; OpenBLAS: a thread per core polling for work
-# for 0.1 s), which `doctor` on a small log or `check`
-# in a prolog would spend before doing anything (docs/performance.md, "start-up"). CUDA's runtime and NCCL live
+# .bss; libfabric: 0.21 s, libinfinipath polling for its hardware; OpenBLAS: a thread per core but one, polling for
+# work, 0.09 s of CPU here), which `doctor` on a small log or `check` in a prolog would spend before doing anything
+# (docs/performance.md, "start-up"). CUDA's runtime and NCCL live
 # in preflight-gpu.so (gpu/CMakeLists.txt): linked, `preflight` would not start at all on a node without them.
 #
 # Then the CUDA toolkit is hidden from the loader (an empty folder mounted over it, in a mount namespace of
