@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "blas_loader.hpp"
 #include "capacity_plan.hpp"
 #include "command.hpp"
 #include "common_options.hpp"
@@ -131,6 +132,9 @@ class ScaleCommand final : public Command {
             "--inter-bw-factor needs an inter-node level: a sweep across two or more nodes in --from, or --nics");
       model.interBandwidthFactor = interBwFactor_;
     }
+    // The trainer's OpenBLAS is opened at run time (scaling/blas_loader.hpp): a node without it is told so here, in one
+    // line, rather than by every rank it would launch.
+    if (!launched) scaling::openblas();
     return runOnRanks("scale", inv, common_, [&](Bootstrap& boot, const LauncherEnv& launcher) {
       return runNative(boot, launcher, model, inv);
     });

@@ -21,6 +21,33 @@ for lib in libcublas libcublasLt libfabric libinfinipath libpsm_infinipath libcu
 done
 [ $rc = 0 ] && echo "ok: $bin links none of CUDA, cuBLAS, NCCL, NVML, libfabric, libinfinipath, OpenBLAS"
 
+# OpenBLAS hidden the same way: `scale` must say in one line, before it launches ranks, that its trainer needs it
+# (exit 3), and `doctor` must still run.
+blas=${PF_OPENBLAS_LIBDIR:-}
+if [[ -n $blas && -d $blas ]] && command -v python3 >/dev/null && unshare --mount true 2>/dev/null; then
+  bwork=$(mktemp -d)
+  unshare --mount bash -s "$bin" "$blas" "$bwork" <<'BLAS' || rc=1
+bin=$1 blas=$2 work=$3
+mount --bind "$(mktemp -d)" "$blas" || { echo "FAIL: cannot mount over $blas"; exit 1; }
+if python3 -c 'import ctypes; ctypes.CDLL("libopenblas.so.0")' 2>/dev/null; then
+  echo "skipped the hidden-OpenBLAS run: another libopenblas.so.0 is still loadable"
+  exit 0
+fi
+ok=0
+fail() { echo "FAIL: with $blas hidden: $*"; ok=1; }
+"$bin" scale --ranks 1 --steps 1 --reps 1 >"$work/s.txt" 2>&1
+r=$?; ((r == 3)) || fail "preflight scale exited $r (3: OpenBLAS missing): $(tail -3 "$work/s.txt")"
+grep -q "the CPU trainer needs OpenBLAS: .*libopenblas" "$work/s.txt" || fail "scale does not name OpenBLAS: $(head -3 "$work/s.txt")"
+[[ $(wc -l <"$work/s.txt") == 1 ]] || fail "scale said more than one line: $(head -5 "$work/s.txt")"
+"$bin" doctor /dev/null >"$work/d.txt" 2>&1 || fail "preflight doctor /dev/null exited $?: $(tail -3 "$work/d.txt")"
+((ok == 0)) && echo "ok: with $blas hidden, scale names the missing OpenBLAS in one line (exit 3) and doctor runs"
+exit $ok
+BLAS
+  rm -rf "$bwork"
+else
+  echo "skipped the hidden-OpenBLAS run: no OpenBLAS in this build, no python3, or unshare --mount not permitted"
+fi
+
 cuda=${PF_CUDA_LIBDIR:-}
 if [[ -z $cuda || ! -d $cuda ]]; then
   echo "skipped the hidden-CUDA runs: no CUDA library folder in this build"
