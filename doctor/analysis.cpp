@@ -2,6 +2,9 @@
 // Copyright (c) 2026 The Preflight authors
 #include "analysis.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -227,6 +230,12 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
   for (const auto& h : hits)
     for (const auto& [k, e] : h.first) noteLogSettings(e.text, a.settings);
   a.ranks = analyzeRanks(failures, scan.watchdog(), scan.info, scan.maxRank, scan.ranksSeen());
+  // An empty file given as a rank's log reads as that rank's log not given; say which inputs were empty, so a user
+  // does not go looking for a log they did give.
+  if (!scan.emptyInputs.empty())
+    a.ranks.notes.push_back(fmt::format("{} input{} empty (0 bytes): {}", scan.emptyInputs.size(),
+                                        scan.emptyInputs.size() == 1 ? " is" : "s are",
+                                        fmt::join(scan.emptyInputs, ", ")));
   a.info = std::move(scan.info);
   a.diagnoses = std::move(found);
   addSimilarReports(catalog, scan, a);

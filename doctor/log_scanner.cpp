@@ -76,6 +76,7 @@ void LogScanner::beginInput(const std::string& name) {
 }
 
 void LogScanner::endInput() {
+  if (inputBytes_ == 0) emptyInputs.push_back(file_);
   bytes += inputBytes_;
   lines += inputLines_ + (inputBytes_ > 0 && !endsWithNewline_);
 }

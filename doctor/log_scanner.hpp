@@ -116,6 +116,8 @@ class LogScanner {
   /// Ranks whose own lines are in the inputs (launcher tags, PyTorch's "[Rank N]" on matched lines).
   std::set<int> ranksSeen() const;
   std::size_t bytes = 0, lines = 0;
+  /// Inputs that held no bytes at all (a rank that printed nothing, a file truncated by the job's end), by name.
+  std::vector<std::string> emptyInputs;
 
  private:
   void followLines(std::string_view text, std::size_t from, std::size_t to);

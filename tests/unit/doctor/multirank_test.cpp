@@ -57,6 +57,19 @@ TEST(DoctorMultiRank, RanksWhoseLogsAreMissingAreSaidSoNotAccused) {
   EXPECT_TRUE(said);
 }
 
+TEST(DoctorMultiRank, AnEmptyRankLogIsNamedAsEmptyNotOnlyAsNotGiven) {
+  // Rank 1's log given but empty (it printed nothing before the job was killed): its rank is still without lines,
+  // and the notes say which input was empty, so the user does not go looking for a log they did give.
+  const Analysis a = analyze(test::catalog(), {{"rank0.log", test::readData("multirank-ib/rank0.log")},
+                                               {"rank1.log", ""},
+                                               {"rank3.log", test::readData("multirank-ib/rank3.log")}});
+  EXPECT_EQ(a.ranks.ranksWithoutLogs.front(), 1);
+  EXPECT_NE(std::find(a.ranks.notes.begin(), a.ranks.notes.end(), "1 input is empty (0 bytes): rank1.log"),
+            a.ranks.notes.end());
+  // Without an empty input, no such note.
+  for (const auto& n : multirank().ranks.notes) EXPECT_EQ(n.find("empty"), std::string::npos) << n;
+}
+
 TEST(DoctorMultiRank, IbLinkCauseFirstWithHcaAndPeerAndTheWatchdogAsItsConsequence) {
   const Analysis a = multirank();
   ASSERT_GE(a.diagnoses.size(), 2u);
