@@ -238,6 +238,12 @@ TEST(DoctorSimilarReports, NoFailureOrOnlyNcclWarningsMeansNoGuess) {
   const std::string warn = "n1:1:1 [0] NCCL WARN RuntimeError: the kestrel heron went away\n";
   EXPECT_EQ(similarCount(analyzeWithSmallMemory(warn)), 0u);
   EXPECT_GE(similarCount(analyzeWithSmallMemory(warn + "n1:1:1 [0] NCCL INFO init.cc:1277 -> 1\n")), 1u);
+  // A program that ended with exit code 0 says it succeeded; a non-zero code is a failure sign.
+  const std::string nccl = "n1:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n";
+  // (The words, lower case so that they are no failure sign themselves, are the two r2 has in common with it.)
+  const std::string words = nccl + "runtimeerror kestrel heron\n";
+  EXPECT_EQ(similarCount(analyzeWithSmallMemory(words + "Process finished with exit code 0\n")), 0u);
+  EXPECT_GE(similarCount(analyzeWithSmallMemory(words + "Process finished with exit code 1\n")), 1u);
   // The same words said by the program itself are a failure, in a job that uses NCCL.
   EXPECT_GE(similarCount(analyzeWithSmallMemory("n1:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.2\n"
                                                 "RuntimeError: Failed to find the kestrel heron\n")),
