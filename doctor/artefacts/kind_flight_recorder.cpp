@@ -84,7 +84,8 @@ class FlightRecorderState final : public ArtefactJobState {
       ArtefactFinding f;
       f.id = fmt::format("flight_recorder.{}", fr::toString(h.kind));
       // Only the kinds that name a program error or a stall fail; dumps not given are a gap in what was collected.
-      f.fail = h.kind != fr::VerdictKind::kMissingRank;
+      // A rank without a dump while the others stalled in a collective that needed it is a stall, and fails.
+      f.fail = h.kind != fr::VerdictKind::kMissingRank || h.othersStalled;
       f.rank = h.ranks.empty() ? -1 : h.ranks.front();
       f.message = fr::summaryOf(h);
       f.remedy = frRemedy(h);

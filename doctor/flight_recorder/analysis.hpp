@@ -60,6 +60,9 @@ struct Headline {
   std::string culpritCall;            ///< the culprit's last recorded call ("pg 0 seq 2 gloo:broadcast"), "" if unknown
   std::vector<Frame> frames;          ///< that call's Python frames, innermost first, torch's own left out
   std::string summary;                ///< set only where no finding applies; summaryOf() writes the sentence
+  /// For missing-rank: the given ranks did not complete that collective (they stalled or failed in it), so the
+  /// ranks without a dump are the ones to look at first; false when the given ranks completed all they recorded.
+  bool othersStalled = false;
 };
 
 /// One process group's finding.

@@ -156,6 +156,7 @@ GroupFinding matchGroup(const std::string& pg, const std::string& desc, const st
       h.waiting = pending;
       h.kind = g.dumpsMissing.empty() ? VerdictKind::kIncomplete : VerdictKind::kMissingRank;
       h.ranks = g.dumpsMissing.empty() ? pending : g.dumpsMissing;
+      h.othersStalled = !g.dumpsMissing.empty();
       return g;
     }
     // Lateness is judged over the collectives every member recorded (straggler.hpp).

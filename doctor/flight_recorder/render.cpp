@@ -98,6 +98,7 @@ Json headlineJson(const Headline& h) {
   j["culprit_value"] = h.culpritValue.empty() ? Json(nullptr) : Json(h.culpritValue);
   j["late_ms"] = h.lateMs ? Json(*h.lateMs) : Json(nullptr);
   j["culprit_call"] = h.culpritCall.empty() ? Json(nullptr) : Json(h.culpritCall);
+  j["others_stalled"] = h.othersStalled;
   j["frames"] = Json::array();
   for (const auto& f : h.frames) j["frames"].push_back(frameJson(f));
   j["summary"] = summaryOf(h);
@@ -121,6 +122,12 @@ std::string summaryOf(const Headline& h) {
       return culprits + " never reached " + where(h) + ", which " + plural(h.waiting) + ranksText(h.waiting) +
              " entered";
     case VerdictKind::kMissingRank:
+      // Stalled: the given ranks are stuck in (or failed) a collective that needed the missing ones, which are
+      // then the ones to read first; the dumps still cannot say what they did, so it is not guessed.
+      if (h.othersStalled)
+        return "dumps of " + culprits + " not given, and " + plural(h.waiting) + ranksText(h.waiting) +
+               " did not complete " + where(h) + ": look at " + culprits +
+               " first (no dump says what happened there; a rank killed outright writes none)";
       return "dumps of " + culprits + " not given: what they did is unknown; " + plural(h.waiting) +
              ranksText(h.waiting) + " last recorded " + where(h);
     case VerdictKind::kIncomplete: return "every rank entered " + where(h) + " and it did not complete on " + culprits;

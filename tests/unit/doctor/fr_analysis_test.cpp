@@ -56,6 +56,29 @@ TEST(FrAnalysis, EveryRankInsideAndNotCompletedIsIncomplete) {
             "complete on ranks 0, 1");
 }
 
+TEST(FrAnalysis, RanksStalledInACollectiveWithADumpMissingNameTheMissingRankFirst) {
+  // NCCL's states: ranks 0-2 are still in seq 2 (started, never completed) and rank 3 left no dump: rank 3 is the
+  // one to read first; with ranks 0-2 past seq 2, the same missing dump is only a gap in what was collected.
+  std::vector<Dump> stalled, done;
+  for (int r = 0; r < 3; ++r) {
+    stalled.push_back(dump(r, {entry(1, "nccl:all_reduce"), entry(2, "nccl:all_reduce", "started")}));
+    done.push_back(dump(r, {entry(1, "nccl:all_reduce"), entry(2, "nccl:all_reduce")}));
+  }
+  const Headline h = analyse(stalled).headline;
+  EXPECT_EQ(h.kind, VerdictKind::kMissingRank);
+  EXPECT_EQ(h.ranks, std::vector<int>{3});
+  EXPECT_EQ(h.waiting, (std::vector<int>{0, 1, 2}));
+  EXPECT_TRUE(h.othersStalled);
+  EXPECT_EQ(summaryOf(h),
+            "dumps of rank 3 not given, and ranks 0, 1, 2 did not complete seq 2 nccl:all_reduce in group 0 "
+            "(default_pg), input sizes [[1024]]: look at rank 3 first (no dump says what happened there; a rank "
+            "killed outright writes none)");
+  const Headline g = analyse(done).headline;
+  EXPECT_EQ(g.kind, VerdictKind::kMissingRank);
+  EXPECT_FALSE(g.othersStalled);
+  EXPECT_NE(summaryOf(g).find("what they did is unknown"), std::string::npos) << summaryOf(g);
+}
+
 TEST(FrAnalysis, EntriesDroppedByTheRingBufferAreNotReadAsNotReached) {
   std::vector<Entry> full, late;
   for (int s = 1; s <= 12; ++s) full.push_back(entry(s, "nccl:all_reduce"));
