@@ -11,7 +11,8 @@
 # two than the figures recorded in docs/doctor.md, so a rule change that loses accuracy fails.
 # Every case is run with `--forget THREAD` (its own thread): the doctor's memory of reported failures holds the
 # development part, and a case must not be compared with itself; on the validation part it changes nothing.
-# --memory-alone measures that memory without the rules (below).
+# --memory-alone measures that memory without the rules (below). Where excerpt_labels.jsonl lies beside a part, the
+# figures are also given per label (names / hints / silent: how much the excerpt alone says; the corpus README).
 import argparse, collections, glob, json, os, shutil, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -91,8 +92,20 @@ def diagnose(log, thread):
     return [d["category"] for d in diags], rules_only, memory
 
 
+def excerpt_labels(part):
+    # How much each case's excerpt alone says about its category (excerpt_labels.jsonl beside the part, labelled
+    # blind to the doctor: the corpus README): the figures per label say how far the doctor is from what an expert
+    # reading the same excerpt could name.
+    path = os.path.join(os.path.dirname(os.path.abspath(part)), "excerpt_labels.jsonl")
+    if not os.path.exists(path):
+        return {}
+    return {d["id"]: d["label"] for d in (json.loads(l) for l in open(path) if l.strip())}
+
+
 for part in args.parts:
     cases = [json.loads(l) for l in open(part) if l.strip()]
+    labels = excerpt_labels(part)
+    by_label = collections.defaultdict(lambda: [0, 0, 0])  # right first, in the top two, cases
     first = top2 = none = rules_first = rules_top2 = errors = 0
     # The memory's answers (it only adds categories the rules did not name), on the cases where it gave one: how
     # often it added the right category, and how often it came first (no rule answered) and was right.
@@ -119,6 +132,10 @@ for part in args.parts:
             mem_led_right += not rules_only and memory[0] == c["category"]
         per[c["category"]][0] += ok1
         per[c["category"]][1] += 1
+        if c["id"] in labels:
+            by_label[labels[c["id"]]][0] += ok1
+            by_label[labels[c["id"]]][1] += ok2
+            by_label[labels[c["id"]]][2] += 1
         if not ok1:
             misses.append((c["id"], c["category"], ",".join(cats[:3]) or "no diagnosis"))
     n = len(cases)
@@ -132,6 +149,10 @@ for part in args.parts:
               f"it answered first (no rule did) on {mem_led}, right on {mem_led_right}")
     print("  per category (right first / cases): " +
           ", ".join(f"{k} {v[0]}/{v[1]}" for k, v in sorted(per.items())))
+    if by_label:
+        order = [k for k in ("names", "hints", "silent") if k in by_label]
+        print("  by what the excerpt alone says (excerpt_labels.jsonl; right first / top two / cases): " +
+              ", ".join(f"{k} {by_label[k][0]}/{by_label[k][1]}/{by_label[k][2]}" for k in order))
     if args.misses:
         for m in misses:
             print(f"  miss {m[0]}: expected {m[1]}, got {m[2]}")

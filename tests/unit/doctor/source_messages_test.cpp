@@ -318,5 +318,44 @@ TEST(DoctorSourceMessages, AnUndefinedConfigFieldIsALibraryOlderThanItsCaller) {
             "version-mismatch.config-struct-layout");
 }
 
+// The second sweep (2026-12-03): every cudaError_t string that cudaGetErrorString returns, the dynamic loader's and
+// Python's words for a stack whose versions do not go together, PyTorch's shared-memory files, and tools people run
+// beside the job (nvidia-smi, ibv_devinfo, modprobe, the Kubernetes scheduler).
+TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: device kernel image is invalid\n"), "version-mismatch.gpu-arch-not-built");
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: a PTX JIT compilation failed\n"), "version-mismatch.gpu-arch-not-built");
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: PTX JIT compiler library not found\n"),
+            "version-mismatch.driver-runtime-combination");
+  EXPECT_EQ(topRule("XlaRuntimeError: INTERNAL: CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available\n"),
+            "version-mismatch.nccl-too-old-for-gpu");
+  EXPECT_EQ(topRule("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n"),
+            "version-mismatch.shared-library-missing");
+  EXPECT_EQ(topRule("python: error while loading shared libraries: libpython3.10.so.1.0: cannot open shared object "
+                    "file: No such file or directory\n"),
+            "version-mismatch.shared-library-missing");
+  // libibverbs probing a provider it does not have prints the same dlerror on healthy nodes: no failure.
+  EXPECT_TRUE(rankedRuleIds("libibverbs: Warning: couldn't load driver 'libi40iw-rdmav34.so': libi40iw-rdmav34.so: "
+                            "cannot open shared object file: No such file or directory\n")
+                  .empty());
+  EXPECT_EQ(topRule("AttributeError: module 'torch.distributed' has no attribute 'init_device_mesh'\n"),
+            "version-mismatch.python-api-skew");
+  EXPECT_EQ(topRule("TypeError: init_process_group() got an unexpected keyword argument 'device_id'\n"),
+            "version-mismatch.python-api-skew");
+  EXPECT_EQ(topRule("RuntimeError: unable to write to file </torch_2345_1298765_0>: No space left on device (28)\n"),
+            "shm.torch-shared-file-full");
+  EXPECT_EQ(topRule("RuntimeError: DataLoader worker (pid(s) 2345) exited unexpectedly\n"),
+            "shm.dataloader-worker-died");
+  EXPECT_EQ(topRule("RuntimeError: No CUDA GPUs are available\n"), "cuda.no-gpu");
+  EXPECT_EQ(topRule("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the "
+                    "latest NVIDIA driver is installed and running.\n"),
+            "cuda.no-gpu");
+  EXPECT_EQ(topRule("Failed to initialize NVML: Unknown Error\n"), "cuda.nvml-unavailable");
+  EXPECT_EQ(topRule("ibv_devinfo: No IB devices found\n"), "ib-verbs.no-rdma-device");
+  EXPECT_EQ(topRule("modprobe: FATAL: Module nvidia-peermem not found in directory /lib/modules/5.15.0-1030-aws\n"),
+            "ib-verbs.gdr-disabled");
+  EXPECT_EQ(topRule("  Warning  FailedScheduling  0/2 nodes are available: 2 Insufficient vpc.amazonaws.com/efa.\n"),
+            "efa-libfabric.efa-resource-unavailable");
+}
+
 }  // namespace
 }  // namespace pf::doctor
