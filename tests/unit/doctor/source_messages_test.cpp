@@ -322,7 +322,8 @@ TEST(DoctorSourceMessages, AnUndefinedConfigFieldIsALibraryOlderThanItsCaller) {
 // Python's words for a stack whose versions do not go together, PyTorch's shared-memory files, and tools people run
 // beside the job (nvidia-smi, ibv_devinfo, modprobe, the Kubernetes scheduler).
 TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
-  EXPECT_EQ(topRule("RuntimeError: CUDA error: device kernel image is invalid\n"), "version-mismatch.gpu-arch-not-built");
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: device kernel image is invalid\n"),
+            "version-mismatch.gpu-arch-not-built");
   EXPECT_EQ(topRule("RuntimeError: CUDA error: a PTX JIT compilation failed\n"), "version-mismatch.gpu-arch-not-built");
   EXPECT_EQ(topRule("RuntimeError: CUDA error: PTX JIT compiler library not found\n"),
             "version-mismatch.driver-runtime-combination");
