@@ -54,8 +54,9 @@ class FrTraceOutputReader final : public DocumentReader {
     f.message = "PyTorch's Flight Recorder analyser (fr_trace) stopped with " +
                 (f.text.empty() ? std::string("an exception") : f.text) +
                 " before its analysis: a failure of the analyser, not of the job";
-    f.remedy = "give the Flight Recorder dumps themselves (the files TORCH_FR_DUMP_TEMP_FILE names, one per rank): "
-               "the doctor matches them across ranks without Python";
+    f.remedy =
+        "give the Flight Recorder dumps themselves (the files TORCH_FR_DUMP_TEMP_FILE names, one per rank): "
+        "the doctor matches them across ranks without Python";
     out.findings.push_back(std::move(f));
   }
 };
