@@ -247,6 +247,30 @@ TEST(ArtefactKinds, TorchelasticErrorFile) {
   EXPECT_FALSE(bad.events[0].failure);
 }
 
+// PyTorch's own analyser stopping on its own exception (torch 2.15 on gloo dumps) is said as the analyser's failure,
+// not read as the job's; fr_trace output that holds an analysis, or a job's traceback, stays a log.
+TEST(ArtefactKinds, FrTraceOutputThatStoppedIsTheAnalysersFailure) {
+  const std::string crash =
+      "tabulate is not installed. Proceeding without it.\n"
+      "Traceback (most recent call last):\n"
+      "  File \"<frozen runpy>\", line 198, in _run_module_as_main\n"
+      "  File \"/usr/lib/python3/site-packages/torch/distributed/flight_recorder/fr_trace.py\", line 60, in main\n"
+      "    db = build_db(details, args, version)\n"
+      "  File \"/usr/lib/python3/site-packages/torch/distributed/flight_recorder/components/builder.py\", line 212\n"
+      "    pg_name = _pg_guids[(original_pg_name, first_rank)]\n"
+      "              ~~~~~~~~~^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+      "KeyError: ('0', 3)\n";
+  EXPECT_EQ(kindOf(crash), "fr-trace-output");
+  const ArtefactOut out = readAs(crash, "fr_trace.txt");
+  ASSERT_EQ(out.findings.size(), 1u);
+  EXPECT_EQ(out.findings[0].id, "fr_trace.analyser_failed");
+  EXPECT_FALSE(out.findings[0].fail);
+  EXPECT_EQ(out.findings[0].text, "KeyError: ('0', 3)");
+  EXPECT_EQ(kindOf("Culprit rank 1; Error type: SIZE_OR_SYNTAX_MISMATCH\n" + crash), "log");
+  EXPECT_EQ(kindOf("Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\nKeyError: 'x'\n"),
+            "log");
+}
+
 TEST(ArtefactKinds, SlurmLines) {
   const ArtefactOut out = readAs(
       "hello\n"

@@ -49,6 +49,13 @@ grep -q "dumps not given: rank 0" "$tmp/size_mismatch.txt"; check "size_mismatch
 run_case killed_rank 1 missing-rank 3 3 gloo:all_reduce '[[1024]]'
 grep -q "Flight Recorder dumps of ranks 3 (1 of 4 ranks)" "$tmp/killed_rank.txt"; check "killed_rank: not given said" 0 $?
 run_case straggler 1 straggler 1 4 gloo:all_reduce '[[1024]]'
+# PyTorch's analyser saved beside the dumps after it stopped on them (KeyError): its traceback is the analyser's
+# failure, said as such, and no diagnosis is guessed from its words for a job whose collectives all completed.
+cp "$fx/straggler/fr_trace.txt" "$tmp/straggler/"
+"$pf" doctor "$tmp/straggler" > "$tmp/straggler_fr_trace.txt" 2>&1
+grep -q "fr_trace.analyser_failed: PyTorch's Flight Recorder analyser (fr_trace) stopped with KeyError" \
+  "$tmp/straggler_fr_trace.txt"; check "straggler: fr_trace's own exception said as the analyser's" 0 $?
+grep -q "similar-reports" "$tmp/straggler_fr_trace.txt"; check "straggler: no diagnosis from the analyser's words" 1 $?
 run_case mismatched_group 1 mismatch 3 1 gloo:all_reduce '[[1024]]'
 # Point-to-point (gloo behind torch's generic recorder hook): the send rank 1 never received, and a receive rank 2
 # posted twice as large as rank 1's send. The text names the culprit, its peer and both ops.
