@@ -356,6 +356,17 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
             "ib-verbs.gdr-disabled");
   EXPECT_EQ(topRule("  Warning  FailedScheduling  0/2 nodes are available: 2 Insufficient vpc.amazonaws.com/efa.\n"),
             "efa-libfabric.efa-resource-unavailable");
+  // DDP's and c10d's checks of the program's own calls.
+  for (const char* line :
+       {"RuntimeError: Expected to mark a variable ready only once. This error is caused by one of the following "
+        "reasons: 1) Use of a module parameter outside the `forward` function.\n",
+        "RuntimeError: DDP expects same model across all ranks, but Rank 1 has 200 params, while rank 0 has "
+        "inconsistent 201 params.\n",
+        "RuntimeError: [1]: params[0] in this process with sizes [4096, 1024] appears not to match sizes of the same "
+        "param in process 0.\n",
+        "RuntimeError: Tensors must be on the same device\n",
+        "ValueError: Tensor list input to scatter/gather must match number of collective participants\n"})
+    EXPECT_EQ(topRule(line), "other.program-misuse") << line;
 }
 
 }  // namespace
