@@ -356,6 +356,9 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
             "ib-verbs.gdr-disabled");
   EXPECT_EQ(topRule("  Warning  FailedScheduling  0/2 nodes are available: 2 Insufficient vpc.amazonaws.com/efa.\n"),
             "efa-libfabric.efa-resource-unavailable");
+  EXPECT_EQ(topRule("RuntimeError: false INTERNAL ASSERT FAILED at \"/torch/csrc/cuda/nccl.cpp\":228, please report a "
+                    "bug to PyTorch. NCCL COMM NONBLOCKING USED WITH UNSUPPORTED NCCL VERSION.\n"),
+            "version-mismatch.nccl-too-old-for-torch");
   // DDP's and c10d's checks of the program's own calls.
   for (const char* line :
        {"RuntimeError: Expected to mark a variable ready only once. This error is caused by one of the following "
