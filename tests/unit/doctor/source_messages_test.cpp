@@ -318,59 +318,5 @@ TEST(DoctorSourceMessages, AnUndefinedConfigFieldIsALibraryOlderThanItsCaller) {
             "version-mismatch.config-struct-layout");
 }
 
-// The second sweep (2026-12-03): every cudaError_t string that cudaGetErrorString returns, the dynamic loader's and
-// Python's words for a stack whose versions do not go together, PyTorch's shared-memory files, and tools people run
-// beside the job (nvidia-smi, ibv_devinfo, modprobe, the Kubernetes scheduler).
-TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
-  EXPECT_EQ(topRule("RuntimeError: CUDA error: device kernel image is invalid\n"),
-            "version-mismatch.gpu-arch-not-built");
-  EXPECT_EQ(topRule("RuntimeError: CUDA error: a PTX JIT compilation failed\n"), "version-mismatch.gpu-arch-not-built");
-  EXPECT_EQ(topRule("RuntimeError: CUDA error: PTX JIT compiler library not found\n"),
-            "version-mismatch.driver-runtime-combination");
-  EXPECT_EQ(topRule("XlaRuntimeError: INTERNAL: CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available\n"),
-            "version-mismatch.nccl-too-old-for-gpu");
-  EXPECT_EQ(topRule("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n"),
-            "version-mismatch.shared-library-missing");
-  EXPECT_EQ(topRule("python: error while loading shared libraries: libpython3.10.so.1.0: cannot open shared object "
-                    "file: No such file or directory\n"),
-            "version-mismatch.shared-library-missing");
-  // libibverbs probing a provider it does not have prints the same dlerror on healthy nodes: no failure.
-  EXPECT_TRUE(rankedRuleIds("libibverbs: Warning: couldn't load driver 'libi40iw-rdmav34.so': libi40iw-rdmav34.so: "
-                            "cannot open shared object file: No such file or directory\n")
-                  .empty());
-  EXPECT_EQ(topRule("AttributeError: module 'torch.distributed' has no attribute 'init_device_mesh'\n"),
-            "version-mismatch.python-api-skew");
-  EXPECT_EQ(topRule("TypeError: init_process_group() got an unexpected keyword argument 'device_id'\n"),
-            "version-mismatch.python-api-skew");
-  EXPECT_EQ(topRule("RuntimeError: unable to write to file </torch_2345_1298765_0>: No space left on device (28)\n"),
-            "shm.torch-shared-file-full");
-  EXPECT_EQ(topRule("RuntimeError: DataLoader worker (pid(s) 2345) exited unexpectedly\n"),
-            "shm.dataloader-worker-died");
-  EXPECT_EQ(topRule("RuntimeError: No CUDA GPUs are available\n"), "cuda.no-gpu");
-  EXPECT_EQ(topRule("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the "
-                    "latest NVIDIA driver is installed and running.\n"),
-            "cuda.no-gpu");
-  EXPECT_EQ(topRule("Failed to initialize NVML: Unknown Error\n"), "cuda.nvml-unavailable");
-  EXPECT_EQ(topRule("ibv_devinfo: No IB devices found\n"), "ib-verbs.no-rdma-device");
-  EXPECT_EQ(topRule("modprobe: FATAL: Module nvidia-peermem not found in directory /lib/modules/5.15.0-1030-aws\n"),
-            "ib-verbs.gdr-disabled");
-  EXPECT_EQ(topRule("  Warning  FailedScheduling  0/2 nodes are available: 2 Insufficient vpc.amazonaws.com/efa.\n"),
-            "efa-libfabric.efa-resource-unavailable");
-  EXPECT_EQ(topRule("RuntimeError: false INTERNAL ASSERT FAILED at \"/torch/csrc/cuda/nccl.cpp\":228, please report a "
-                    "bug to PyTorch. NCCL COMM NONBLOCKING USED WITH UNSUPPORTED NCCL VERSION.\n"),
-            "version-mismatch.nccl-too-old-for-torch");
-  // DDP's and c10d's checks of the program's own calls.
-  for (const char* line :
-       {"RuntimeError: Expected to mark a variable ready only once. This error is caused by one of the following "
-        "reasons: 1) Use of a module parameter outside the `forward` function.\n",
-        "RuntimeError: DDP expects same model across all ranks, but Rank 1 has 200 params, while rank 0 has "
-        "inconsistent 201 params.\n",
-        "RuntimeError: [1]: params[0] in this process with sizes [4096, 1024] appears not to match sizes of the same "
-        "param in process 0.\n",
-        "RuntimeError: Tensors must be on the same device\n",
-        "ValueError: Tensor list input to scatter/gather must match number of collective participants\n"})
-    EXPECT_EQ(topRule(line), "other.program-misuse") << line;
-}
-
 }  // namespace
 }  // namespace pf::doctor

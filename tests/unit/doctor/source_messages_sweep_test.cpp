@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The second sweep of programs' own messages (docs/doctor-rules.md, "Rules from the programs' own messages"): each
+// line synthetic, laid out as the program prints it, and checked to reach the rule its cause belongs to.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_util.hpp"
+
+namespace pf::doctor {
+namespace {
+
+using test::rankedRuleIds;
+using test::topRule;
+
+// Every cudaError_t string that cudaGetErrorString returns, the dynamic loader's and Python's words for a stack whose
+// versions do not go together, PyTorch's shared-memory files, tools people run beside the job (nvidia-smi,
+// ibv_devinfo, modprobe, the Kubernetes scheduler), older NCCL releases' WARN strings and DDP's own checks.
+TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: device kernel image is invalid\n"),
+            "version-mismatch.gpu-arch-not-built");
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: a PTX JIT compilation failed\n"), "version-mismatch.gpu-arch-not-built");
+  EXPECT_EQ(topRule("RuntimeError: CUDA error: PTX JIT compiler library not found\n"),
+            "version-mismatch.driver-runtime-combination");
+  EXPECT_EQ(topRule("XlaRuntimeError: INTERNAL: CUDA_ERROR_NO_BINARY_FOR_GPU: no kernel image is available\n"),
+            "version-mismatch.nccl-too-old-for-gpu");
+  EXPECT_EQ(topRule("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory\n"),
+            "version-mismatch.shared-library-missing");
+  EXPECT_EQ(topRule("python: error while loading shared libraries: libpython3.10.so.1.0: cannot open shared object "
+                    "file: No such file or directory\n"),
+            "version-mismatch.shared-library-missing");
+  // libibverbs probing a provider it does not have prints the same dlerror on healthy nodes: no failure.
+  EXPECT_TRUE(rankedRuleIds("libibverbs: Warning: couldn't load driver 'libi40iw-rdmav34.so': libi40iw-rdmav34.so: "
+                            "cannot open shared object file: No such file or directory\n")
+                  .empty());
+  EXPECT_EQ(topRule("AttributeError: module 'torch.distributed' has no attribute 'init_device_mesh'\n"),
+            "version-mismatch.python-api-skew");
+  EXPECT_EQ(topRule("TypeError: init_process_group() got an unexpected keyword argument 'device_id'\n"),
+            "version-mismatch.python-api-skew");
+  EXPECT_EQ(topRule("RuntimeError: unable to write to file </torch_2345_1298765_0>: No space left on device (28)\n"),
+            "shm.torch-shared-file-full");
+  EXPECT_EQ(topRule("RuntimeError: DataLoader worker (pid(s) 2345) exited unexpectedly\n"),
+            "shm.dataloader-worker-died");
+  EXPECT_EQ(topRule("RuntimeError: No CUDA GPUs are available\n"), "cuda.no-gpu");
+  EXPECT_EQ(topRule("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the "
+                    "latest NVIDIA driver is installed and running.\n"),
+            "cuda.no-gpu");
+  EXPECT_EQ(topRule("Failed to initialize NVML: Unknown Error\n"), "cuda.nvml-unavailable");
+  EXPECT_EQ(topRule("ibv_devinfo: No IB devices found\n"), "ib-verbs.no-rdma-device");
+  EXPECT_EQ(topRule("modprobe: FATAL: Module nvidia-peermem not found in directory /lib/modules/5.15.0-1030-aws\n"),
+            "ib-verbs.gdr-disabled");
+  EXPECT_EQ(topRule("  Warning  FailedScheduling  0/2 nodes are available: 2 Insufficient vpc.amazonaws.com/efa.\n"),
+            "efa-libfabric.efa-resource-unavailable");
+  EXPECT_EQ(topRule("RuntimeError: false INTERNAL ASSERT FAILED at \"/torch/csrc/cuda/nccl.cpp\":228, please report a "
+                    "bug to PyTorch. NCCL COMM NONBLOCKING USED WITH UNSUPPORTED NCCL VERSION.\n"),
+            "version-mismatch.nccl-too-old-for-torch");
+  // Older NCCL releases' WARN strings (2.8 to 2.18) that later releases reworded or dropped.
+  EXPECT_EQ(topRule("n1:1:1 [0] enqueue.cc:1110 NCCL WARN The installed CUDA driver is older than the minimum version "
+                    "(R465) required for NCCL's CUDA Graphs support\n"),
+            "version-mismatch.graph-capture-unsupported");
+  EXPECT_EQ(topRule("n1:1:1 [0] misc/cudawrap.cc:64 NCCL WARN Failed to load CUDA missing symbol cuGetProcAddress\n"),
+            "version-mismatch.driver-lacks-entry-point");
+  EXPECT_EQ(topRule("n1:1:1 [0] graph/search.cc:1014 NCCL WARN Rank 3 requires NIC 2 but that NIC is not available for "
+                    "rank 5\n"),
+            "ib-verbs.net-device-count-differs");
+  EXPECT_EQ(topRule("n1:1:1 [0] misc/cudawrap.cc:188 NCCL WARN Failed to find CUDA library libcuda.so "
+                    "(NCCL_CUDA_PATH='') : libcuda.so: cannot open shared object file: No such file or directory\n"),
+            "cuda.no-gpu");
+  EXPECT_EQ(topRule("n1:1:1 [0] include/nvmlwrap.h:80 NCCL WARN NVML failure 'Unknown Error'\n"),
+            "cuda.nvml-unavailable");
+  // DDP's and c10d's checks of the program's own calls.
+  for (const char* line :
+       {"RuntimeError: Expected to mark a variable ready only once. This error is caused by one of the following "
+        "reasons: 1) Use of a module parameter outside the `forward` function.\n",
+        "RuntimeError: DDP expects same model across all ranks, but Rank 1 has 200 params, while rank 0 has "
+        "inconsistent 201 params.\n",
+        "RuntimeError: [1]: params[0] in this process with sizes [4096, 1024] appears not to match sizes of the same "
+        "param in process 0.\n",
+        "RuntimeError: Tensors must be on the same device\n",
+        "ValueError: Tensor list input to scatter/gather must match number of collective participants\n"})
+    EXPECT_EQ(topRule(line), "other.program-misuse") << line;
+}
+
+}  // namespace
+}  // namespace pf::doctor
