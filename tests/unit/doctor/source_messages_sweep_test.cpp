@@ -70,6 +70,16 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
             "cuda.no-gpu");
   EXPECT_EQ(topRule("n1:1:1 [0] include/nvmlwrap.h:80 NCCL WARN NVML failure 'Unknown Error'\n"),
             "cuda.nvml-unavailable");
+  // Open MPI's own words for a TCP peer it cannot place (several interfaces) and an RDMA device it cannot start, and
+  // PyTorch's TCPStore asked for libuv in a build without it.
+  EXPECT_EQ(
+      topRule("WARNING: Open MPI accepted a TCP connection from what appears to be a another Open MPI process but "
+              "cannot find a corresponding process entry for that peer.\n"),
+      "network-interface.ompi-tcp-connect");
+  EXPECT_EQ(topRule("WARNING: There was an error initializing an OpenFabrics device.\n"),
+            "ib-verbs.device-not-openable");
+  EXPECT_EQ(topRule("RuntimeError: use_libuv was requested but PyTorch was build without libuv support\n"),
+            "version-mismatch.torch-backend-not-built");
   // DDP's and c10d's checks of the program's own calls.
   for (const char* line :
        {"RuntimeError: Expected to mark a variable ready only once. This error is caused by one of the following "
