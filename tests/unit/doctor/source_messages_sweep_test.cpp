@@ -80,6 +80,13 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
             "ib-verbs.device-not-openable");
   EXPECT_EQ(topRule("RuntimeError: use_libuv was requested but PyTorch was build without libuv support\n"),
             "version-mismatch.torch-backend-not-built");
+  // The CUDA samples people run to check peer access: p2pBandwidthLatencyTest and simpleP2P saying "no".
+  EXPECT_EQ(topRule("Device=0 CANNOT Access Peer Device=1\n"), "p2p.peer-access-unsupported");
+  EXPECT_EQ(topRule("> Peer access from NVIDIA A100 (GPU0) -> NVIDIA A100 (GPU1) : No\n"),
+            "p2p.peer-access-unsupported");
+  EXPECT_TRUE(rankedRuleIds("> Peer access from NVIDIA A100 (GPU0) -> NVIDIA A100 (GPU1) : Yes\n"
+                            "Device=0 CAN Access Peer Device=1\n")
+                  .empty());
   // DDP's and c10d's checks of the program's own calls.
   for (const char* line :
        {"RuntimeError: Expected to mark a variable ready only once. This error is caused by one of the following "
