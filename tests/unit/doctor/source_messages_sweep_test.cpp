@@ -87,6 +87,18 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
   EXPECT_TRUE(rankedRuleIds("> Peer access from NVIDIA A100 (GPU0) -> NVIDIA A100 (GPU1) : Yes\n"
                             "Device=0 CAN Access Peer Device=1\n")
                   .empty());
+  // The NVIDIA kernel module's own words for a GPU it could not bring up, and for a user library of another version.
+  EXPECT_EQ(topRule("[    5.123456] NVRM: The NVIDIA probe routine failed for 1 device(s).\n"),
+            "cuda.gpu-not-initialised");
+  EXPECT_EQ(topRule("[   12.345678] NVRM: GPU 0000:3b:00.0: RmInitAdapter failed! (0x26:0x56:1474)\n"),
+            "cuda.gpu-not-initialised");
+  EXPECT_EQ(topRule("NVRM: API mismatch: the client has the version 535.104.05, but\nNVRM: this kernel module has the "
+                    "version 535.86.10.  Please\n"),
+            "version-mismatch.driver-runtime-combination");
+  // TensorFlow's collective ops with workers of one group on different devices.
+  EXPECT_EQ(topRule("InternalError: Device /job:worker/replica:0/task:1/device:GPU:0 is joining a group with "
+                    "incompatible device type CPU (group_key=1)\n"),
+            "other.program-misuse");
   // DDP's and c10d's checks of the program's own calls.
   for (const char* line :
        {"RuntimeError: Expected to mark a variable ready only once. This error is caused by one of the following "
