@@ -95,6 +95,15 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
   EXPECT_EQ(topRule("NVRM: API mismatch: the client has the version 535.104.05, but\nNVRM: this kernel module has the "
                     "version 535.86.10.  Please\n"),
             "version-mismatch.driver-runtime-combination");
+  // The mlx5 driver's link and cable events, and a memory cgroup's OOM kill.
+  EXPECT_EQ(
+      topRule("[Tue Dec  2 10:11:12 2025] mlx5_core 0000:0c:00.0: Port module event: module 0, Cable unplugged\n"),
+      "ib-verbs.nic-link-lost-kernel");
+  EXPECT_EQ(topRule("[Tue Dec  2 10:11:12 2025] mlx5_core 0000:0c:00.0 ibp12s0: Link down\n"),
+            "ib-verbs.nic-link-lost-kernel");
+  EXPECT_TRUE(rankedRuleIds("mlx5_core 0000:0c:00.0: Port module event: module 0, Cable plugged\n").empty());
+  EXPECT_EQ(topRule("Memory cgroup out of memory: Killed process 4242 (pt_main_thread) total-vm:10000kB\n"),
+            "resource-limits.killed-sigkill");
   // TensorFlow's collective ops with workers of one group on different devices.
   EXPECT_EQ(topRule("InternalError: Device /job:worker/replica:0/task:1/device:GPU:0 is joining a group with "
                     "incompatible device type CPU (group_key=1)\n"),
