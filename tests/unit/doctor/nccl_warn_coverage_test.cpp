@@ -29,7 +29,7 @@ struct WarnCase {
   const char* rule;
 };
 
-const WarnCase kCases[] = {
+const WarnCase kWarnCases[] = {
     {"init.cc",
      "Detected mixed local Net device counts across ranks (min 3, max 4). Set NCCL_IGNORE_NET_MISMATCH=1 to continue.",
      "ib-verbs.net-device-count-differs"},
@@ -168,7 +168,8 @@ const WarnCase kOfiCases[] = {
 };
 
 TEST(DoctorNcclWarnCoverage, EachMessageReachesTheCauseItsSourceNames) {
-  for (const WarnCase& c : kCases) EXPECT_EQ(topRule(warn(c.file, c.message)), c.rule) << c.file << ": " << c.message;
+  for (const WarnCase& c : kWarnCases)
+    EXPECT_EQ(topRule(warn(c.file, c.message)), c.rule) << c.file << ": " << c.message;
   for (const WarnCase& c : kOfiCases)
     EXPECT_EQ(topRule(warn(c.file, std::string("NET/OFI ") + c.message)), c.rule) << c.file << ": " << c.message;
 }

@@ -21,7 +21,7 @@ struct TorchCase {
   const char* rule;
 };
 
-const TorchCase kCases[] = {
+const TorchCase kTorchCases[] = {
     {"[rank3]:[E109 22:46:25.933527530 ProcessGroupNCCL.cpp:1421] [Rank 3] monitoring thread detects no heartbeat and "
      "will finally kill the process! terminateProcessGroup_0 collectiveDebugInfoMode_0",
      "timeout-hang.watchdog-hung"},
@@ -56,7 +56,7 @@ const TorchCase kCases[] = {
 };
 
 TEST(DoctorTorchMessages, EachMessageReachesTheCauseItsSourceNames) {
-  for (const TorchCase& c : kCases) EXPECT_EQ(topRule(std::string(c.line) + "\n"), c.rule) << c.line;
+  for (const TorchCase& c : kTorchCases) EXPECT_EQ(topRule(std::string(c.line) + "\n"), c.rule) << c.line;
 }
 
 }  // namespace
