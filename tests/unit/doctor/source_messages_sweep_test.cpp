@@ -5,6 +5,7 @@
 // line synthetic, laid out as the program prints it, and checked to reach the rule its cause belongs to.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "test_util.hpp"
@@ -41,6 +42,10 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
             "version-mismatch.python-api-skew");
   EXPECT_EQ(topRule("RuntimeError: unable to write to file </torch_2345_1298765_0>: No space left on device (28)\n"),
             "shm.torch-shared-file-full");
+  // One line, one cause: the full disk's rule leaves PyTorch's shared-memory file to the shm rule.
+  const auto ids =
+      rankedRuleIds("RuntimeError: unable to write to file </torch_2345_1298765_0>: No space left on device (28)\n");
+  EXPECT_EQ(std::count(ids.begin(), ids.end(), "resource-limits.disk-full"), 0) << ids.size();
   EXPECT_EQ(topRule("RuntimeError: DataLoader worker (pid(s) 2345) exited unexpectedly\n"),
             "shm.dataloader-worker-died");
   EXPECT_EQ(topRule("RuntimeError: No CUDA GPUs are available\n"), "cuda.no-gpu");
