@@ -129,14 +129,16 @@ TEST(ArtefactTimeline, OneJobAcrossClockSources) {
   const Json& p = r.params;
   ASSERT_TRUE(p["first_failure"].is_object()) << p.dump(2);
   // The link went down at 10:42:36.5 (boot 5156.5, anchored by the first line at boot 5000 = 10:40:00), before
-  // NCCL's error at 10:42:37 on the same node.
-  EXPECT_EQ(p["first_failure"]["kind"], "ib-link");
+  // NCCL's error at 10:42:37 on the same node. As with the Xid line below, a rule reads the line too (the mlx5
+  // driver's "Link down"), and the two are one event.
+  EXPECT_EQ(p["first_failure"]["kind"], "rule:ib-verbs.nic-link-lost-kernel");
   EXPECT_EQ(p["first_failure"]["time_utc"], "2026-04-22T10:42:36.500000Z");
   EXPECT_EQ(p["first_failure"]["host"], "node3");
   std::vector<std::string> order;
   for (const Json& e : p["timeline"]) order.push_back(e["kind"].get<std::string>());
   ASSERT_GE(order.size(), 6u) << p.dump(2);
-  EXPECT_EQ(order[0], "ib-link");
+  EXPECT_EQ(order[0], "rule:ib-verbs.nic-link-lost-kernel");
+  EXPECT_EQ(p["timeline"][0]["nic"], "0000:c1:00.0");  // the kernel log reader names the NIC by its PCI address
   EXPECT_EQ(order[1], "rule:ib-verbs.completion-error-12-retry");
   EXPECT_EQ(p["timeline"][1]["nic"], "mlx5_3");
   EXPECT_EQ(p["timeline"][1]["peer"], "10.0.0.4<47372>");

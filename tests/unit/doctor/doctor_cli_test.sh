@@ -156,7 +156,8 @@ p = a["params"]
 kinds = sorted(i["kind"] for i in p["inputs"])
 assert kinds == ["kernel-log", "log", "ras-text", "slurm-output", "torchelastic-error"], kinds
 f = p["first_failure"]
-assert f["kind"] == "ib-link" and f["host"] == "node3" and f["time_utc"] == "2026-04-22T10:42:36.400000Z", f
+assert f["kind"] == "rule:ib-verbs.nic-link-lost-kernel" and f["host"] == "node3", f
+assert f["time_utc"] == "2026-04-22T10:42:36.400000Z" and f["nic"] == "0000:c1:00.0", f
 ib = [e for e in p["timeline"] if e["kind"] == "rule:ib-verbs.completion-error-12-ib-link"][0]
 assert ib["nic"] == "mlx5_3" and ib["peer"] == "10.0.0.2<47372>" and ib["time_utc"] == "2026-04-22T10:42:37.000000Z", ib
 assert [x["id"] for x in p["findings"]] == ["ras.collective_lagging"] and p["findings"][0]["rank"] == 3, p["findings"]
