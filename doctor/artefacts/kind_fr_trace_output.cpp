@@ -7,6 +7,7 @@
 // that output beside the dumps. Read as a log, its traceback would pass for the job's failure; it is the analyser's,
 // so this kind says so as a finding and hands nothing to the rules. fr_trace output that holds an analysis (its
 // "Culprit rank" lines) is not this kind: it reads as a log, where the rules read its verdicts.
+#include <algorithm>
 #include <string>
 #include <string_view>
 
