@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <span>
 
 #include "artefacts/artefact.hpp"
 #include "artefacts/head_source.hpp"
@@ -232,10 +233,13 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
   a.ranks = analyzeRanks(failures, scan.watchdog(), scan.info, scan.maxRank, scan.ranksSeen());
   // An empty file given as a rank's log reads as that rank's log not given; say which inputs were empty, so a user
   // does not go looking for a log they did give.
-  if (!scan.emptyInputs.empty())
-    a.ranks.notes.push_back(fmt::format("{} input{} empty (0 bytes): {}", scan.emptyInputs.size(),
-                                        scan.emptyInputs.size() == 1 ? " is" : "s are",
-                                        fmt::join(scan.emptyInputs, ", ")));
+  if (const auto& empty = scan.emptyInputs; !empty.empty()) {
+    constexpr std::size_t kNamed = 8;  // a folder of thousands of empty files still gets one short sentence
+    const auto named = std::span(empty).first(std::min(empty.size(), kNamed));
+    a.ranks.notes.push_back(fmt::format("{} input{} empty (0 bytes): {}{}", empty.size(),
+                                        empty.size() == 1 ? " is" : "s are", fmt::join(named, ", "),
+                                        empty.size() > kNamed ? ", ..." : ""));
+  }
   a.info = std::move(scan.info);
   a.diagnoses = std::move(found);
   addSimilarReports(catalog, scan, a);

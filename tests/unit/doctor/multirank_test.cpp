@@ -66,6 +66,14 @@ TEST(DoctorMultiRank, AnEmptyRankLogIsNamedAsEmptyNotOnlyAsNotGiven) {
   EXPECT_EQ(a.ranks.ranksWithoutLogs.front(), 1);
   EXPECT_NE(std::find(a.ranks.notes.begin(), a.ranks.notes.end(), "1 input is empty (0 bytes): rank1.log"),
             a.ranks.notes.end());
+  // Many empty inputs: eight named, the rest counted.
+  std::vector<Source> many;
+  for (int i = 0; i < 10; ++i) many.push_back({"e" + std::to_string(i) + ".log", ""});
+  const Analysis m = analyze(test::catalog(), many);
+  EXPECT_NE(
+      std::find(m.ranks.notes.begin(), m.ranks.notes.end(),
+                "10 inputs are empty (0 bytes): e0.log, e1.log, e2.log, e3.log, e4.log, e5.log, e6.log, e7.log, ..."),
+      m.ranks.notes.end());
   // Without an empty input, no such note.
   for (const auto& n : multirank().ranks.notes) EXPECT_EQ(n.find("empty"), std::string::npos) << n;
 }
