@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <utility>
 
 #include "analysis.hpp"
 #include "artefacts/timeline.hpp"
@@ -160,8 +161,10 @@ class DoctorCommand final : public Command {
                        "\ngive the job's logs, Slurm outputs, kernel logs, ncclras output or torchelastic error files");
     }
     if (confirm_) runConfirms(analysis);
+    Result timeline = artefacts.result(analysis, walked.skipped);
+    artefacts.alignRanks(analysis);
     report.results = doctor::toResults(analysis);
-    report.results.push_back(artefacts.result(analysis, walked.skipped));
+    report.results.push_back(std::move(timeline));
     report.context.end_time = utcNowIso8601();
     Json inputs = Json::array();
     for (const auto& f : files_) inputs.push_back(doctor::validUtf8(f));

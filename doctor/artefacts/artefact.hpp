@@ -64,6 +64,8 @@ struct TimelineEvent {
   std::string text;            ///< what the artefact said, at most 400 bytes
   std::string file;
   std::size_t line = 0;  ///< 1-based; 0 for a document without lines
+  /// The line has no stamp of its own and `stamp` is the next stamped line's of its file: printed no later.
+  bool stampOfNextLine = false;
 };
 
 /// A problem an artefact states outright (a process RAS considers dead, a DIAG check that failed).

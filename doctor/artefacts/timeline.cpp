@@ -79,19 +79,27 @@ std::vector<OrderedEvent> orderEvents(const std::vector<TimelineEvent>& events, 
     ++clocks[e.stamp.clock];
     if (!ref && (e.stamp.clock == Clock::kWall || e.stamp.clock == Clock::kUtc)) ref = &e.stamp;
   }
+  // With no full date anywhere, no event has a UTC time, and the stamps without a year (PyTorch's, syslog's) can
+  // only be compared with each other: as if of one year. A leap year, so that a "Feb 29" stamp reads.
+  constexpr int kOneAssumedYear = 2000;
   std::vector<OrderedEvent> out;
   std::size_t unanchoredBoot = 0, noYear = 0;
   for (const auto& e : events) {
-    OrderedEvent oe{&e, std::nullopt};
+    OrderedEvent oe{&e, std::nullopt, std::nullopt};
     const int year = e.stamp.clock == Clock::kWallNoYear && ref ? tlYearNear(e.stamp, *ref) : 0;
-    oe.utcUs = toUtcUs(e.stamp, o.localOffsetMin, year);
+    oe.utcUs = oe.orderUs = toUtcUs(e.stamp, o.localOffsetMin, year);
     if (e.stamp.clock == Clock::kBoot) ++unanchoredBoot;
-    if (e.stamp.clock == Clock::kWallNoYear && !ref) ++noYear;
+    if (e.stamp.clock == Clock::kWallNoYear && !ref) {
+      ++noYear;
+      oe.orderUs = toUtcUs(e.stamp, o.localOffsetMin, kOneAssumedYear);
+    }
     out.push_back(oe);
   }
+  // At one time, a line that took its stamp from the next stamped line comes before that line.
   std::stable_sort(out.begin(), out.end(), [](const OrderedEvent& x, const OrderedEvent& y) {
-    if (x.utcUs.has_value() != y.utcUs.has_value()) return x.utcUs.has_value();
-    return x.utcUs && *x.utcUs < *y.utcUs;
+    if (x.orderUs.has_value() != y.orderUs.has_value()) return x.orderUs.has_value();
+    if (!x.orderUs || *x.orderUs != *y.orderUs) return x.orderUs && *x.orderUs < *y.orderUs;
+    return x.event->stampOfNextLine && !y.event->stampOfNextLine;
   });
   std::vector<std::string> seen;
   for (const auto& [c, n] : clocks)
@@ -110,7 +118,17 @@ std::vector<OrderedEvent> orderEvents(const std::vector<TimelineEvent>& events, 
                     "e.g. {} ({})",
                     clocks[Clock::kWallNoYear], ref->text, ref->year));
   if (noYear)
-    notes.push_back(fmt::format("{} event(s) printed without a year and no artefact gave one: left unordered", noYear));
+    notes.push_back(
+        fmt::format("{} event(s) printed without a year and no artefact gave one: ordered among themselves as if of "
+                    "one year, with no UTC time",
+                    noYear));
+  std::size_t borrowed = 0;
+  for (const auto& e : events) borrowed += e.stampOfNextLine ? 1 : 0;
+  if (borrowed)
+    notes.push_back(fmt::format(
+        "{} failing line(s) without a stamp of their own placed at the next stamped line of their file (printed no "
+        "later)",
+        borrowed));
   if (unanchoredBoot)
     notes.push_back(
         fmt::format("{} kernel event(s) with boot offsets only (no line of the same log gives the wall time "

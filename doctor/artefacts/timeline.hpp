@@ -9,9 +9,10 @@
 // scan whether the rules read it too. result() puts every event on one timeline: the diagnoses' failing lines and
 // the readers' events, each time converted to UTC where the artefacts allow (clock.hpp): wall-clock times with no
 // zone are taken at `localOffsetMin` from UTC; a year missing from PyTorch's or syslog's stamps is taken from the
-// nearest full date another artefact printed; kernel boot offsets come anchored or stay unordered. The first failure
-// is the earliest failing event that is not a usual consequence of another (a watchdog timeout); what was not given
-// is said per kind of artefact.
+// nearest full date another artefact printed, else the year-less stamps are ordered among themselves; kernel boot
+// offsets come anchored or stay unordered; a failing line without a stamp takes the next stamped line's of its file
+// (it was printed no later). The first failure is the earliest failing event that is not a usual consequence of
+// another (a watchdog timeout); what was not given is said per kind of artefact.
 #pragma once
 
 #include <map>
@@ -50,6 +51,10 @@ class ArtefactSession {
   /// not given and how the clocks were reconciled. `walkSkipped`: what the directory walk left out.
   /// Finishes the kinds that read their files together (their job states) first, once.
   Result result(const Analysis& a, const std::vector<SkippedInput>& walkSkipped);
+  /// After result(): the ranks' first failure (`a.ranks`) becomes the timeline's when that is a diagnosis's line,
+  /// so the report names one first failure (the timeline reconciles clocks the ranks' comparison cannot read:
+  /// syslog's, kernel boot offsets).
+  void alignRanks(Analysis& a) const;
 
  private:
   TimelineOptions options_;
@@ -59,13 +64,19 @@ class ArtefactSession {
   std::unique_ptr<ArtefactReader> current_;
   std::map<std::string, std::unique_ptr<ArtefactJobState>> jobStates_;  // by kind key, in the order of keys
   bool jobsFinished_ = false;
+  std::optional<TimelineEvent> first_;  // the first failure, set by result()
+  std::optional<int64_t> firstUtcUs_;
 };
 
 /// The events in time order (UTC where known; those with no comparable time after, in input order), with
 /// `utcUs` filled where known and `notes` saying how the clocks were reconciled. Exposed for tests.
+/// `orderUs` is the time the event was ordered by: `utcUs`, or, when no artefact printed a full date, a stamp
+/// without a year read as if every such stamp were of one year (they are still ordered among themselves; their
+/// `utcUs` stays empty, since the date is not known).
 struct OrderedEvent {
   const TimelineEvent* event;
   std::optional<int64_t> utcUs;
+  std::optional<int64_t> orderUs;
 };
 std::vector<OrderedEvent> orderEvents(const std::vector<TimelineEvent>& events, const TimelineOptions& o,
                                       std::vector<std::string>& notes);

@@ -43,6 +43,10 @@ TimelineEvent trFromLog(const FailingLine& fl) {
   const Evidence& ev = fl.evidence;
   TimelineEvent e;
   e.stamp = ev.timestamp.empty() ? parseStamp(ev.text) : parseStamp(ev.timestamp);
+  if (e.stamp.clock == Clock::kNone && !ev.notLaterThan.empty()) {
+    e.stamp = parseStamp(ev.notLaterThan);
+    e.stampOfNextLine = e.stamp.clock != Clock::kNone;
+  }
   e.host = ev.host;
   e.rank = ev.rank;
   e.kind = "rule:" + fl.rule->id;
@@ -61,9 +65,11 @@ Json trEvent(const OrderedEvent& o) {
   const TimelineEvent& e = *o.event;
   Json j = Json::object();
   j["time_utc"] = o.utcUs ? Json(isoUtc(*o.utcUs)) : Json();
+  j["ordered"] = o.orderUs.has_value();
   j["clock"] = trClock(e.stamp.clock);
   // Every string here came from an artefact's bytes: made valid UTF-8, as JSON must be.
   j["stamp"] = jsonOrNull(validUtf8(e.stamp.text));
+  j["stamp_of_next_line"] = e.stampOfNextLine;
   j["host"] = jsonOrNull(validUtf8(e.host));
   j["rank"] = e.rank < 0 ? Json() : Json(e.rank);
   j["gpu"] = jsonOrNull(validUtf8(e.gpu));
@@ -126,15 +132,16 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   std::vector<std::string> notes;
   const std::vector<OrderedEvent> ordered = orderEvents(events, options_, notes);
 
-  // The first failure: the earliest failing event that is not a usual consequence of another; else the earliest.
+  // The first failure: the earliest failing event that is not a usual consequence of another; else the earliest;
+  // among events with no comparable time, again a cause before a consequence.
   const OrderedEvent* first = nullptr;
-  for (int pass = 0; pass < 3 && !first; ++pass)
+  for (int pass = 0; pass < 4 && !first; ++pass)
     for (const auto& o : ordered)
-      if (o.event->failure && (pass == 2 || o.utcUs) && (pass > 0 || !o.event->consequence)) {
+      if (o.event->failure && (pass >= 2 || o.orderUs) && (pass % 2 == 1 || !o.event->consequence)) {
         first = &o;
         break;
       }
-  if (first && !first->utcUs)
+  if (first && !first->orderUs)
     notes.push_back(
         "no failing event carries a time that can be compared: the first failure is the first in input "
         "order");
@@ -223,6 +230,8 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   r.status = fail ? Status::kFail : (!findings.empty() || !skipped.empty()) ? Status::kWarn : Status::kPass;
   if (first) {
     const TimelineEvent& e = *first->event;
+    first_ = e;
+    firstUtcUs_ = first->utcUs;
     r.message = validUtf8(fmt::format(
         "first failure across {} artefact file{}: {}:{}{}{}", inputs_.size(), inputs_.size() == 1 ? "" : "s", e.file,
         e.line, e.host.empty() ? "" : " host " + e.host, e.rank < 0 ? "" : fmt::format(" rank {}", e.rank)));
@@ -235,6 +244,21 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   for (const auto& f : out_.findings)
     if (f.fail && r.remedy.empty()) r.remedy = validUtf8(f.remedy);
   return r;
+}
+
+void ArtefactSession::alignRanks(Analysis& a) const {
+  if (!first_ || first_->line == 0) return;
+  for (const auto& fl : a.failingLines)
+    if (fl.rule && fl.evidence.line == first_->line && fl.evidence.file == first_->file) {
+      Evidence e = fl.evidence;
+      // What the timeline's readers added: the host a kernel log names, the UTC time of a syslog stamp.
+      if (e.host.empty()) e.host = first_->host;
+      if (e.rank < 0) e.rank = first_->rank;
+      if (e.timestamp.empty() && !first_->stampOfNextLine && firstUtcUs_) e.timestamp = isoUtc(*firstUtcUs_);
+      a.ranks.firstFailure = std::move(e);
+      a.ranks.haveFirst = true;
+      return;
+    }
 }
 
 }  // namespace pf::doctor

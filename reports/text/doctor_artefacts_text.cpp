@@ -16,7 +16,10 @@ std::string daStr(const Json& j, const char* k) {
 // "2026-04-22T10:42:37.512000Z  node3 rank 3  [kind] text  (file:line)"
 std::string daEvent(const Json& e) {
   std::string when = daStr(e, "time_utc");
-  if (when.empty()) when = daStr(e, "stamp").empty() ? "(no time)" : daStr(e, "stamp") + " (unordered)";
+  const bool ordered = e.value("ordered", false);
+  if (when.empty())
+    when = daStr(e, "stamp").empty() ? "(no time)" : daStr(e, "stamp") + (ordered ? " (year unknown)" : " (unordered)");
+  if (e.value("stamp_of_next_line", false)) when = "at or before " + when;
   std::string who;
   if (!daStr(e, "host").empty()) who += " " + daStr(e, "host");
   if (e.contains("rank") && e["rank"].is_number_integer()) who += fmt::format(" rank {}", e["rank"].get<int>());

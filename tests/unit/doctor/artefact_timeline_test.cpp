@@ -87,6 +87,29 @@ TEST(ArtefactTimeline, YearFromAnotherArtefactAcrossNewYear) {
   EXPECT_EQ(isoUtc(*o[0].utcUs), "2026-12-31T23:59:59.000000Z");
 }
 
+TEST(ArtefactTimeline, StampsWithoutAYearAreOrderedAmongThemselvesWhenNoneGivesOne) {
+  std::vector<TimelineEvent> ev(4);
+  ev[0].stamp = parseStamp("[E304 10:42:37.901245 1 a.cpp:1] rank 0");
+  ev[1].stamp = parseStamp("Mar  4 10:42:36 node3 kernel: link down");
+  ev[2].stamp = parseStamp("[E304 10:42:37.883906 1 a.cpp:1] rank 3");
+  ev[3].stamp = parseStamp("[E304 10:42:37.883906 1 a.cpp:1] rank 3's earlier line, stamp taken from the next");
+  ev[3].stampOfNextLine = true;
+  std::vector<std::string> notes;
+  const auto o = orderEvents(ev, {}, notes);
+  ASSERT_EQ(o.size(), 4u);
+  EXPECT_EQ(o[0].event, &ev[1]);
+  EXPECT_EQ(o[1].event, &ev[3]);  // at one time, the line printed no later than its lender comes first
+  EXPECT_EQ(o[2].event, &ev[2]);
+  EXPECT_EQ(o[3].event, &ev[0]);
+  for (const auto& x : o) {
+    EXPECT_TRUE(x.orderUs.has_value());
+    EXPECT_FALSE(x.utcUs.has_value());  // the date is not known: no UTC time
+  }
+  bool said = false;
+  for (const auto& n : notes) said = said || n.find("ordered among themselves as if of one year") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 TEST(ArtefactTimeline, RankRanges) {
   EXPECT_EQ(rankRanges({0, 1, 2, 5, 7, 8, 9}), "0-2, 5, 7-9");
   EXPECT_EQ(rankRanges({}), "");
@@ -121,7 +144,7 @@ TEST(ArtefactTimeline, OneJobAcrossClockSources) {
   const InputFiles in = collectInputs({d.path()});
   ASSERT_EQ(in.files.size(), 6u);
   ArtefactSession s;
-  const Analysis a = analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner());
+  Analysis a = analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner());
   ASSERT_EQ(s.skipped().size(), 1u) << s.skipped()[0].file << ": " << s.skipped()[0].reason << "; "
                                     << s.skipped()[1].file << ": " << s.skipped()[1].reason;
   EXPECT_NE(s.skipped()[0].file.find("junk.bin"), std::string::npos);
@@ -155,6 +178,13 @@ TEST(ArtefactTimeline, OneJobAcrossClockSources) {
   bool notGivenFr = false;
   for (const Json& n : p["not_given"]) notGivenFr |= n.get<std::string>().starts_with("Flight Recorder dumps");
   EXPECT_TRUE(notGivenFr);
+  // The ranks' section names the same first failure: the kernel's link-down line on node3, at its UTC time (the
+  // ranks' own comparison cannot read syslog's stamp or the boot offset).
+  s.alignRanks(a);
+  EXPECT_TRUE(a.ranks.firstFailure.file.ends_with("node3/kern.log")) << a.ranks.firstFailure.where();
+  EXPECT_EQ(a.ranks.firstFailure.line, 2u);
+  EXPECT_EQ(a.ranks.firstFailure.host, "node3");
+  EXPECT_EQ(a.ranks.firstFailure.timestamp, "2026-04-22T10:42:36.500000Z");
 }
 
 TEST(ArtefactTimeline, ErrorFilesOfRanksNotGiven) {

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "artefacts/timeline.hpp"
 #include "test_util.hpp"
 
 namespace pf::doctor {
@@ -30,6 +31,35 @@ TEST(DoctorMultiRank, FirstFailureIsRank3sIbErrorNotRank0sLaterWatchdog) {
   EXPECT_EQ(f.timestamp, "");
   // Placed by the stamped lines around it in rank 3's log: before rank 0's watchdog at 10:42:37.901.
   EXPECT_EQ(f.notLaterThan, "E304 10:42:37.883906529");
+}
+
+// The same two logs read as artefacts: the timeline has no full date (PyTorch's stamps carry no year) and rank 3's
+// IB line no stamp of its own, yet it must name the same first failure as the ranks' section, not rank 0's watchdog
+// (the first line in input order, and a consequence).
+TEST(DoctorMultiRank, TheTimelineNamesRank3FirstAsTheRanksDo) {
+  const std::string dir = std::string(PF_DOCTOR_DATA) + "/multirank-ib/";
+  ArtefactSession s;
+  Analysis a = analyzeFiles(test::catalog(), {dir + "rank0.log", dir + "rank3.log"}, kDefaultBlockSize, s.planner());
+  const Result r = s.result(a, {});
+  const Json& f = r.params["first_failure"];
+  ASSERT_TRUE(f.is_object()) << r.params.dump(2);
+  EXPECT_EQ(f["kind"], "rule:ib-verbs.completion-error-12-ib-link");
+  EXPECT_EQ(f["rank"], 3);
+  EXPECT_EQ(f["line"], 23);
+  EXPECT_EQ(f["nic"], "mlx5_3");
+  EXPECT_TRUE(f["stamp_of_next_line"].get<bool>());
+  EXPECT_TRUE(f["ordered"].get<bool>());
+  EXPECT_TRUE(f["time_utc"].is_null());  // no artefact printed a year: no UTC time is made up
+  // Rank 3's watchdog (10:42:37.883) before rank 0's (10:42:37.901): the stamps without a year are ordered.
+  std::vector<int> watchdogRanks;
+  for (const Json& e : r.params["timeline"])
+    if (e["kind"] == "rule:timeout-hang.watchdog-timeout" && e["ordered"].get<bool>())
+      watchdogRanks.push_back(e["rank"].get<int>());
+  EXPECT_EQ(watchdogRanks, (std::vector<int>{3, 0}));
+  s.alignRanks(a);
+  EXPECT_TRUE(a.ranks.firstFailure.file.ends_with("rank3.log"));
+  EXPECT_EQ(a.ranks.firstFailure.line, 23u);
+  EXPECT_EQ(a.ranks.firstFailure.timestamp, "");  // still "at or before" its next stamped line
 }
 
 TEST(DoctorMultiRank, EveryGivenRankKeepsItsParsedWatchdogEntry) {
