@@ -126,5 +126,17 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
     EXPECT_EQ(topRule(line), "other.program-misuse") << line;
 }
 
+// NCCL binds its listening sockets to port 0 (misc/socket.cc, ncclSocketListen): its own "Call to bind failed" with
+// EADDRINUSE, in the words of its SYSCHECK macro before and since 2.23, is a node out of free ports. PyTorch's store
+// binding MASTER_PORT is the rendezvous port held by another job.
+TEST(DoctorSourceMessages, NcclsOwnBindFailureIsPortExhaustionNotTheRendezvousPort) {
+  for (const char* line : {"misc/socket.cc:409 NCCL WARN Call to bind failed: Address already in use\n",
+                           "node1:77:90 [0] NCCL WARN Call to bind failed : Address already in use\n"})
+    EXPECT_EQ(topRule(line), "resource-limits.ephemeral-ports-exhausted") << line;
+  EXPECT_EQ(topRule("[W socket.cpp:464] [c10d] The server socket has failed to bind to [::]:29500 (errno: 98 - "
+                    "Address already in use).\n"),
+            "rendezvous.port-in-use");
+}
+
 }  // namespace
 }  // namespace pf::doctor
