@@ -138,5 +138,25 @@ TEST(DoctorSourceMessages, NcclsOwnBindFailureIsPortExhaustionNotTheRendezvousPo
             "rendezvous.port-in-use");
 }
 
+// NCCL 2.29 moved its socket and shared-memory calls to src/os/linux.cc, with new words for old failures; and since
+// 2.27 an NCCL_NET that names no loaded network reads "Failed to initialize any NET plugin".
+TEST(DoctorSourceMessages, NcclOsLayerAndNetPluginMessages) {
+  EXPECT_EQ(topRule("node1:1:2 [0] os/linux.cc:328 NCCL WARN ncclOsSocketPollConnect to 10.1.2.3<43211> failed with "
+                    "error Connection refused\n"),
+            "network-interface.unreachable-or-refused");
+  EXPECT_EQ(topRule("node1:1:2 [0] os/linux.cc:362 NCCL WARN ncclOsSocketProgressOpt: Call to send to "
+                    "10.1.2.3<43211> failed : Broken pipe\n"),
+            "network-interface.remote-exited-or-network");
+  EXPECT_EQ(topRule("node1:1:2 [0] os/linux.cc:780 NCCL WARN Error: failed to create shared memory file "
+                    "/dev/shm/nccl-AbCdEf, error No space left on device (28)\n"),
+            "shm.dev-shm-full");
+  EXPECT_EQ(topRule("node1:1:2 [0] plugin/net.cc:349 NCCL WARN Failed to initialize any NET plugin\n"),
+            "efa-libfabric.net-name-not-found");
+  // When no network could start for want of an interface, the line before says so, and that is the cause.
+  EXPECT_EQ(topRule("node1:1:2 [0] NCCL INFO NET/Socket : no interface found\n"
+                    "node1:1:2 [0] plugin/net.cc:349 NCCL WARN Failed to initialize any NET plugin\n"),
+            "network-interface.no-socket-interface");
+}
+
 }  // namespace
 }  // namespace pf::doctor
