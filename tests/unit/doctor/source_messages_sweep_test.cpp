@@ -138,7 +138,8 @@ TEST(DoctorSourceMessages, NcclsOwnBindFailureIsPortExhaustionNotTheRendezvousPo
             "rendezvous.port-in-use");
 }
 
-// NCCL 2.29 moved its socket and shared-memory calls to src/os/linux.cc, with new words for old failures; and since
+// NCCL 2.29 moved its socket and shared-memory calls to src/os/linux.cc, with new words for old failures, and its
+// verbs wrappers' messages to include/ibvwrap.h; since
 // 2.27 an NCCL_NET that names no loaded network reads "Failed to initialize any NET plugin".
 TEST(DoctorSourceMessages, NcclOsLayerAndNetPluginMessages) {
   EXPECT_EQ(topRule("node1:1:2 [0] os/linux.cc:328 NCCL WARN ncclOsSocketPollConnect to 10.1.2.3<43211> failed with "
@@ -152,6 +153,11 @@ TEST(DoctorSourceMessages, NcclOsLayerAndNetPluginMessages) {
             "shm.dev-shm-full");
   EXPECT_EQ(topRule("node1:1:2 [0] plugin/net.cc:349 NCCL WARN Failed to initialize any NET plugin\n"),
             "efa-libfabric.net-name-not-found");
+  // The verbs wrappers moved to include/ibvwrap.h: their failures are the IB transport's.
+  EXPECT_EQ(topRule("node1:1:2 [0] include/ibvwrap.h:120 NCCL WARN ibv_post_send() failed with error Cannot allocate "
+                    "memory, Bad WR 0x7f00, First WR 0x7f00\n"),
+            "ib-verbs.verbs-call-failed");
+  EXPECT_EQ(topRule("node1:1:2 [0] NCCL WARN Call to ibv_poll_cq() returned -1\n"), "ib-verbs.verbs-call-failed");
   // When no network could start for want of an interface, the line before says so, and that is the cause.
   EXPECT_EQ(topRule("node1:1:2 [0] NCCL INFO NET/Socket : no interface found\n"
                     "node1:1:2 [0] plugin/net.cc:349 NCCL WARN Failed to initialize any NET plugin\n"),
