@@ -30,6 +30,7 @@ if ((test_set)); then
     clang-format                      # ci/check_format.sh (Debian 12: clang-format 14)
     libgtest-dev libgmock-dev libbenchmark-dev
     python3 python3-jsonschema        # schema validation of result documents in tests
+    python3-venv                      # ci/torch-venv.sh: PyTorch from PyPI for the Flight Recorder cross-check
     iproute2 util-linux procps        # simulated multi-node cluster (ip netns, unshare), tests
   )
   # Optional components and the tools their tests need; each is added by the component that needs it.

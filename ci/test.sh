@@ -17,7 +17,10 @@ bash ci/configure_matrix.sh
 # Line tables only (-g1) instead of RelWithDebInfo's full -g: GCC's debug info never changes the code it generates,
 # so the tests test the same program, and five files compiled in 0.77 of the time, the links in a third, the folder
 # in a quarter of the disk (docs/reliability.md, "The normal stage's build"). Stack traces keep file:line.
-bash ci/build.sh -DPF_WERROR=ON -DPF_BUILD_TESTS=ON -DPF_BUILD_BENCH=ON \
+# PyTorch from PyPI for the test that runs its Flight Recorder analyser beside ours (ci/torch-venv.sh).
+torch_python=()
+if py=$(bash ci/torch-venv.sh); then torch_python=(-DPF_TORCH_PYTHON="$py"); fi
+bash ci/build.sh -DPF_WERROR=ON -DPF_BUILD_TESTS=ON -DPF_BUILD_BENCH=ON "${torch_python[@]}" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 cd "${BUILD_DIR:-build}"
 ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@"
