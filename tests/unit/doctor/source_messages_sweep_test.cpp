@@ -164,5 +164,19 @@ TEST(DoctorSourceMessages, NcclOsLayerAndNetPluginMessages) {
             "network-interface.no-socket-interface");
 }
 
+// Other stacks' words for ranks that never joined: Horovod's stall inspector, JAX's coordination service at
+// jax.distributed.initialize, UCX's unreachable peer under Open MPI.
+TEST(DoctorSourceMessages, HorovodJaxAndUcxWordsForRanksThatNeverJoined) {
+  EXPECT_EQ(topRule("[2026-01-01 10:00:00.000000: W horovod/common/stall_inspector.cc:105] One or more tensors were "
+                    "submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder "
+                    "of ranks for more than 60 seconds.\nMissing ranks:\n0: [allreduce.fc1.weight]\n"),
+            "timeout-hang.horovod-stalled-ranks");
+  EXPECT_EQ(topRule("jaxlib.xla_extension.XlaRuntimeError: DEADLINE_EXCEEDED: Barrier timed out. Barrier_id: "
+                    "PjRT_Client_Connect. Timed out task names:\n/job:jax_worker/replica:0/task:1\n"),
+            "rendezvous.rendezvous-timeout");
+  EXPECT_EQ(topRule("[node1:12345] pml_ucx.c:419  Error: ucp_ep_create(proc=3) failed: Destination is unreachable\n"),
+            "network-interface.unreachable-or-refused");
+}
+
 }  // namespace
 }  // namespace pf::doctor
