@@ -122,7 +122,8 @@ TEST(DoctorSourceMessages, SecondSweepOfRuntimeLoaderAndToolMessages) {
         "RuntimeError: [1]: params[0] in this process with sizes [4096, 1024] appears not to match sizes of the same "
         "param in process 0.\n",
         "RuntimeError: Tensors must be on the same device\n",
-        "ValueError: Tensor list input to scatter/gather must match number of collective participants\n"})
+        "ValueError: Tensor list input to scatter/gather must match number of collective participants\n",
+        "RuntimeError: Default process group has not been initialized, please make sure to call init_process_group.\n"})
     EXPECT_EQ(topRule(line), "other.program-misuse") << line;
 }
 
