@@ -16,9 +16,11 @@ namespace pf::doctor {
 
 inline const std::vector<std::string>& lineEventMarkers() {
   static const std::vector<std::string> m = {
-      "NVRM: Xid (",  "SXid (PC",   "srun: error",  "slurmstepd",        "NCCL DIAG ",       "ink down",
-      "ink Down",     "LINK DOWN",  "lost carrier", "Port module",       "ProcessGroupNCCL", "ProcessGroupGloo",
-      "TCPStore.cpp", "NCCLUtils.", "socket.cpp:",  "ProcessGroupWrapp", "FlightRecorder"};
+      "NVRM: Xid (", "SXid (PC", "srun: error", "slurmstepd", "NCCL DIAG ", "ink down", "ink Down", "LINK DOWN",
+      "lost carrier", "Port module", "ProcessGroupNCCL", "ProcessGroupGloo", "TCPStore.cpp", "NCCLUtils.",
+      "socket.cpp:", "ProcessGroupWrapp", "FlightRecorder",
+      // torchrun's failure summary (artefacts/elastic_summary.hpp): its section heads and field names
+      "Root Cause (first", "Failures:", "time      : ", "host      : ", "rank      : ", "exitcode  : "};
   return m;
 }
 

@@ -113,6 +113,14 @@ void LineEvents::line(std::string_view raw, std::size_t lineNo) {
       }
     }
   }
+  std::optional<TimelineEvent> exited;
+  if (elastic_.line(msg, lineNo, exited)) {
+    if (exited) {
+      if (exited->host.empty()) exited->host = e.host;
+      add(std::move(*exited));
+    }
+    return;
+  }
   const std::string lower = [&] {
     std::string l(msg);
     std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });

@@ -9,6 +9,7 @@
 //   slurmstepd: error: *** JOB 1234 ON node12 CANCELLED AT ... DUE TO TIME LIMIT ***   "slurm-cancelled"
 //   [E304 10:42:37.883 ...] PyTorch / glog error lines            "torch-error"
 //   <host>:<pid> NCCL DIAG [WARN] ...                             "diag" + a finding per non-OK line
+//   torchrun's failure summary ("Root Cause (first observed failure)")  "elastic-exit" (elastic_summary.hpp)
 // NCCL's own WARN lines are not read here: the rules decide which of them are failures (timeline.cpp takes the
 // diagnoses' failing lines). A kernel log's boot offsets are converted to wall time when a line of the same log
 // carries both ("Dec  2 09:19:05 node7 kernel: [12345.678901] ..."), else left unordered.
@@ -21,6 +22,7 @@
 #include <vector>
 
 #include "artefact.hpp"
+#include "elastic_summary.hpp"
 #include "pf/nccl_diag.hpp"
 
 namespace pf::doctor {
@@ -45,6 +47,7 @@ class LineEvents {
   bool inDiagProblem_ = false;  // untagged DIAG lines after a non-OK one are its detail
   std::string lastDiagArea_, lastDiagTag_;
   std::set<std::string> kernelHosts_;  // hosts syslog / journal lines name ("node7 kernel: ...")
+  ElasticSummary elastic_;
 };
 
 /// A reader for a text log: finds the lines LineEvents wants. `everyLine` reads each line (kernel logs: the wall

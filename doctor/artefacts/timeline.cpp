@@ -61,7 +61,7 @@ int tlYearNear(const Stamp& s, const Stamp& ref) {
 const char* tlClockName(Clock c) {
   switch (c) {
     case Clock::kUtc: return "UTC (epoch or ISO 8601 with a zone)";
-    case Clock::kWall: return "local wall clock with a date (NCCL, Slurm, dmesg -T)";
+    case Clock::kWall: return "local wall clock with a date (NCCL, Slurm, dmesg -T, torchrun)";
     case Clock::kWallNoYear: return "local wall clock without a year (PyTorch, syslog)";
     case Clock::kBoot: return "kernel boot offsets";
     case Clock::kNone: break;

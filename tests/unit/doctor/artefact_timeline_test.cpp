@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "artefacts/clock.hpp"
 #include "artefacts/timeline.hpp"
@@ -108,6 +109,71 @@ TEST(ArtefactTimeline, StampsWithoutAYearAreOrderedAmongThemselvesWhenNoneGivesO
   bool said = false;
   for (const auto& n : notes) said = said || n.find("ordered among themselves as if of one year") != std::string::npos;
   EXPECT_TRUE(said);
+}
+
+// torchrun's failure summary, as its agent on each node prints it (two nodes' summaries in one Slurm output): each
+// failure is an event on its host and rank at its time, torch elastic's root cause not a consequence, the others
+// are; the job's first failure is node3's rank 4, killed by SIGKILL.
+TEST(ArtefactTimeline, TorchrunFailureSummariesPlaceEachRanksExit) {
+  ArtefactDir d;
+  const std::string summary3 =
+      "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+      "============================================================\n"
+      "train.py FAILED\n"
+      "------------------------------------------------------------\n"
+      "Failures:\n"
+      "[1]:\n"
+      "  time      : 2026-04-22_10:42:39\n"
+      "  host      : node3\n"
+      "  rank      : 5 (local_rank: 1)\n"
+      "  exitcode  : 1 (pid: 2818)\n"
+      "  error_file: <N/A>\n"
+      "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
+      "------------------------------------------------------------\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2026-04-22_10:42:37\n"
+      "  host      : node3\n"
+      "  rank      : 4 (local_rank: 0)\n"
+      "  exitcode  : -9 (pid: 2817) (SIGKILL)\n"
+      "  error_file: <N/A>\n"
+      "  traceback : Signal 9 (SIGKILL) received by PID 2817\n"
+      "============================================================\n";
+  const std::string summary4 =
+      "Failures:\n"
+      "  <NO_OTHER_FAILURES>\n"
+      "Root Cause (first observed failure):\n"
+      "[0]:\n"
+      "  time      : 2026-04-22_10:42:40\n"
+      "  host      : node4\n"
+      "  rank      : 9 (local_rank: 1)\n"
+      "  exitcode  : 1 (pid: 3001)\n"
+      "  error_file: <N/A>\n"
+      "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n";
+  // A field-like line outside a summary is no event.
+  const std::string file =
+      d.file("slurm-77.out", "epoch 3  time      : 12.5 s\n  exitcode  : 0 (pid: 1)\n" + summary3 + summary4);
+  ArtefactSession s;
+  Analysis a = analyzeFiles(test::catalog(), {file}, kDefaultBlockSize, s.planner());
+  const Result r = s.result(a, {});
+  const Json& p = r.params;
+  ASSERT_TRUE(p["first_failure"].is_object()) << p.dump(2);
+  EXPECT_EQ(p["first_failure"]["rank"], 4);
+  EXPECT_EQ(p["first_failure"]["host"], "node3");
+  EXPECT_EQ(p["first_failure"]["time_utc"], "2026-04-22T10:42:37.000000Z");
+  EXPECT_EQ(p["first_failure"]["line"], 21);  // the exitcode line, which the SIGKILL rule read too
+  EXPECT_EQ(p["first_failure"]["kind"], "rule:resource-limits.killed-sigkill");
+  std::vector<std::tuple<int, std::string, bool>> exits;  // rank, host, consequence
+  for (const Json& e : p["timeline"])
+    if (e["text"].get<std::string>().starts_with("torch elastic: rank "))
+      exits.emplace_back(e["rank"].get<int>(), e["host"].get<std::string>(), e["consequence"].get<bool>());
+  const std::vector<std::tuple<int, std::string, bool>> want = {
+      {4, "node3", false}, {5, "node3", true}, {9, "node4", false}};
+  EXPECT_EQ(exits, want);
+  s.alignRanks(a);
+  EXPECT_EQ(a.ranks.firstFailure.line, 21u);
+  EXPECT_EQ(a.ranks.firstFailure.rank, 4);
+  EXPECT_EQ(a.ranks.firstFailure.host, "node3");
 }
 
 TEST(ArtefactTimeline, RankRanges) {
