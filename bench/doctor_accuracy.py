@@ -14,6 +14,7 @@
 # --memory-alone measures that memory without the rules (below). Where excerpt_labels.jsonl lies beside a part, the
 # figures are also given per label (names / hints / silent: how much the excerpt alone says; the corpus README).
 import argparse, collections, glob, json, os, shutil, subprocess, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 here = os.path.dirname(os.path.abspath(__file__))
 corpus = os.path.join(here, "..", "tests", "fixtures", "doctor-corpus")
@@ -27,6 +28,8 @@ ap.add_argument("--memory-alone", action="store_true",
                 help="the memory of reported failures alone: the rules left out, but for the failure signs it needs")
 ap.add_argument("--require", action="append", default=[], metavar="PART=FIRST/TOP2",
                 help="least cases right first / in the top two for PART (a file name such as validation.jsonl)")
+ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                help="cases run at once, each its own `preflight doctor` process (default: the CPUs)")
 ap.add_argument("parts", nargs="*", default=[os.path.join(corpus, p) for p in ("development.jsonl", "validation.jsonl")])
 args = ap.parse_args()
 required = {}
@@ -112,8 +115,10 @@ for part in args.parts:
     mem_answered = mem_right = mem_led = mem_led_right = 0
     per = collections.defaultdict(lambda: [0, 0])
     misses = []
-    for c in cases:
-        cats, rules_only, memory = diagnose(c["log_excerpt"], thread_of(c))
+    # Each case is its own process (as a user runs the doctor); they run side by side, the results in corpus order.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(lambda c: diagnose(c["log_excerpt"], thread_of(c)), cases))
+    for c, (cats, rules_only, memory) in zip(cases, results):
         if cats is None:  # the doctor refused the input: a miss, and counted so that it cannot pass unseen
             errors += 1
             misses.append((c["id"], c["category"], rules_only))
