@@ -11,7 +11,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 version=$(awk '{print $2}' "$root/tests/fixtures/flight-recorder/torch_version.txt")
 version=${version%%[+,]*}
-venv=${PF_TORCH_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/preflight/torch-$version}
+venv=${PF_TORCH_VENV:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/preflight/torch-$version}
 probe="import torch, torch.distributed.flight_recorder.fr_trace; assert torch.__version__.split('+')[0] == '$version'"
 if [[ -x "$venv/bin/python" ]] && "$venv/bin/python" -c "$probe" 2>/dev/null; then
   echo "$venv/bin/python"
