@@ -2,7 +2,8 @@
 // Copyright (c) 2026 The Preflight authors
 #include "elastic_summary.hpp"
 
-#include <cctype>
+#include <charconv>
+#include <string>
 
 #include "clock.hpp"
 
@@ -25,14 +26,9 @@ std::optional<std::string_view> esField(std::string_view msg, std::string_view n
 
 // The leading integer of `s` (a sign allowed); nullopt when it has none.
 std::optional<int> esInt(std::string_view s) {
-  std::size_t i = 0;
-  const bool neg = !s.empty() && s[0] == '-';
-  if (neg) ++i;
-  long v = 0;
-  const std::size_t from = i;
-  while (i < s.size() && i - from < 9 && std::isdigit(static_cast<unsigned char>(s[i]))) v = v * 10 + (s[i++] - '0');
-  if (i == from) return std::nullopt;
-  return static_cast<int>(neg ? -v : v);
+  int v = 0;
+  if (std::from_chars(s.data(), s.data() + s.size(), v).ec != std::errc()) return std::nullopt;
+  return v;
 }
 
 }  // namespace
@@ -66,7 +62,7 @@ bool ElasticSummary::line(std::string_view msg, std::size_t lineNo, std::optiona
   }
   if (auto v = esField(msg, "rank"); v && v->find("(local_rank:") != std::string_view::npos) {
     rank_ = esInt(*v).value_or(-1);
-    std::string_view local = v->substr(v->find("(local_rank:") + 12);
+    std::string_view local = v->substr(v->find("(local_rank:") + std::char_traits<char>::length("(local_rank:"));
     while (!local.empty() && local.front() == ' ') local.remove_prefix(1);
     localRank_ = esInt(local).value_or(-1);
     return true;
