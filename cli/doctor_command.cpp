@@ -163,6 +163,7 @@ class DoctorCommand final : public Command {
     if (confirm_) runConfirms(analysis);
     Result timeline = artefacts.result(analysis, walked.skipped);
     artefacts.alignRanks(analysis);
+    artefacts.alignDiagnoses(analysis);
     report.results = doctor::toResults(analysis);
     report.results.push_back(std::move(timeline));
     report.context.end_time = utcNowIso8601();

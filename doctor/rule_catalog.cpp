@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "fact_names.hpp"
@@ -92,9 +93,9 @@ Rule parseRule(const Json& j, std::string_view file, const std::string& category
   if (!j.is_object()) w.fail("each rule must be an object");
   Rule r;
   r.category = category;
-  static const std::set<std::string> known = {"id",     "title",    "explanation", "fix",        "commands",
-                                              "links",  "probe",    "confidence",  "fallback",   "match",
-                                              "unless", "captures", "note",        "consequence"};
+  static const std::set<std::string> known = {"id",     "title",    "explanation", "fix",         "commands",
+                                              "links",  "probe",    "confidence",  "fallback",    "match",
+                                              "unless", "captures", "note",        "consequence", "explained_by"};
   for (const auto& [k, v] : j.items())
     if (!known.count(k)) w.fail(fmt::format("unknown field '{}'", k));
   auto str = [&](const char* f, bool required) {
@@ -122,6 +123,7 @@ Rule parseRule(const Json& j, std::string_view file, const std::string& category
   r.fallback = j.contains("fallback") && j["fallback"].get<bool>();
   if (j.contains("consequence") && !j["consequence"].is_boolean()) w.fail("'consequence' must be true or false");
   r.consequence = j.contains("consequence") && j["consequence"].get<bool>();
+  if (j.contains("explained_by")) r.explainedBy = stringList(j["explained_by"], w, "explained_by");
   if (!j.contains("match") || !j["match"].is_array() || j["match"].empty())
     w.fail("'match' must be a non-empty list of groups");
   for (const auto& g : j["match"]) {
@@ -209,6 +211,27 @@ Catalog finish(std::vector<Rule> all) {
   std::set<std::string> ids;
   for (const auto& r : all)
     if (!ids.insert(r.id).second) throw UsageError(fmt::format("doctor rules: duplicate rule id '{}'", r.id));
+  for (const auto& r : all)
+    for (const auto& by : r.explainedBy)
+      if (by == r.id || !ids.count(by))
+        throw UsageError(fmt::format("doctor rules: rule '{}': 'explained_by' names {} '{}' (give other rules' ids)",
+                                     r.id, by == r.id ? "the rule itself," : "no rule", by));
+  // A consequence's cause is ranked first: a cycle of explanations would have no first.
+  std::map<std::string, const Rule*> byId;
+  for (const auto& r : all) byId[r.id] = &r;
+  for (const auto& r : all) {
+    std::vector<const std::string*> todo;
+    std::set<std::string> seen;
+    for (const auto& by : r.explainedBy) todo.push_back(&by);
+    while (!todo.empty()) {
+      const std::string& id = *todo.back();
+      todo.pop_back();
+      if (id == r.id)
+        throw UsageError(fmt::format("doctor rules: rule '{}' explains itself through 'explained_by' (a cycle)", r.id));
+      if (seen.insert(id).second)
+        for (const auto& next : byId[id]->explainedBy) todo.push_back(&next);
+    }
+  }
   auto reports = ReportMemory::builtin(all);
   return Catalog{std::move(all), std::move(reports)};
 }

@@ -53,6 +53,10 @@ struct Rule {
   /// The message usually follows an earlier failure (a watchdog timeout, a peer that went away, a generic
   /// CUDA error): ranked after every diagnosis that names a cause, whatever its confidence.
   bool consequence = false;
+  /// Rules whose failure, when it came first on the job's timeline (at most kExplainWindowS before this one's),
+  /// explains this one: a NIC's link lost in the kernel's log explains NCCL's retry errors on that link. This
+  /// diagnosis is then ranked right after that one, as its consequence (ArtefactSession::alignDiagnoses).
+  std::vector<std::string> explainedBy;
   std::vector<std::vector<LinePattern>> groups;  ///< every group must match somewhere (any pattern of it)
   std::vector<LinePattern> unless;               ///< any of these anywhere suppresses the rule
   std::vector<Capture> captures;
@@ -60,6 +64,11 @@ struct Rule {
 
 /// The category's fallback of last resort (docs/doctor-rules.md, "The weak-evidence tier"): its last group is the
 /// list of failure signs, and its words are generic by design.
+/// How long before a failure an `explained_by` failure may be and still explain it: NCCL's IB transport gives up
+/// on a link after its retries, about 34 s at the defaults (4.096 us x 2^NCCL_IB_TIMEOUT 20, 8 tries) and under 5
+/// minutes at NCCL_IB_TIMEOUT 23; an older event (a link that went down and came back) explains nothing.
+inline constexpr double kExplainWindowS = 600;
+
 inline bool isWeakEvidence(const Rule& r) { return r.id == r.category + ".weak-evidence"; }
 
 struct Catalog {

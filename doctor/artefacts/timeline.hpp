@@ -55,6 +55,10 @@ class ArtefactSession {
   /// so the report names one first failure (the timeline reconciles clocks the ranks' comparison cannot read:
   /// syslog's, kernel boot offsets).
   void alignRanks(Analysis& a) const;
+  /// After result(): a diagnosis whose rule is `explained_by` another diagnosis's rule, whose failure came first on
+  /// the timeline (within kExplainWindowS), is ranked right after that one as its consequence: the kernel's "cable
+  /// unplugged" on a node before NCCL's retry error on that link names the cause the NCCL error only implies.
+  void alignDiagnoses(Analysis& a) const;
 
  private:
   TimelineOptions options_;
@@ -66,6 +70,7 @@ class ArtefactSession {
   bool jobsFinished_ = false;
   std::optional<TimelineEvent> first_;  // the first failure, set by result()
   std::optional<int64_t> firstUtcUs_;
+  std::map<std::string, int64_t> ruleFirstUs_;  // per rule id, the order time of its earliest failing event
 };
 
 /// The events in time order (UTC where known; those with no comparable time after, in input order), with

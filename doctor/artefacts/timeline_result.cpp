@@ -131,6 +131,11 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   }
   std::vector<std::string> notes;
   const std::vector<OrderedEvent> ordered = orderEvents(events, options_, notes);
+  for (const auto& o : ordered)
+    if (o.orderUs && o.event->kind.rfind("rule:", 0) == 0) {
+      auto [it, added] = ruleFirstUs_.emplace(o.event->kind.substr(5), *o.orderUs);
+      if (!added) it->second = std::min(it->second, *o.orderUs);
+    }
 
   // The first failure: the earliest failing event that is not a usual consequence of another; else the earliest;
   // among events with no comparable time, again a cause before a consequence.
@@ -259,6 +264,35 @@ void ArtefactSession::alignRanks(Analysis& a) const {
       a.ranks.haveFirst = true;
       return;
     }
+}
+
+void ArtefactSession::alignDiagnoses(Analysis& a) const {
+  auto& ds = a.diagnoses;
+  auto timeOf = [&](const Diagnosis& d) -> std::optional<int64_t> {
+    auto it = ruleFirstUs_.find(d.rule->id);
+    return it == ruleFirstUs_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+  };
+  constexpr int64_t kWindowUs = static_cast<int64_t>(kExplainWindowS * 1e6);
+  // Stamps to the second (syslog, NCCL's default WARN stamps) may put the explaining event up to a second after.
+  constexpr int64_t kSlackUs = 1'000'000;
+  for (std::size_t i = 0; i < ds.size(); ++i) {
+    const auto effect = timeOf(ds[i]);
+    if (ds[i].rule->explainedBy.empty() || !effect) continue;
+    for (std::size_t j = 0; j < ds.size(); ++j) {
+      const auto& by = ds[i].rule->explainedBy;
+      const auto cause = timeOf(ds[j]);
+      if (j == i || !cause || std::find(by.begin(), by.end(), ds[j].rule->id) == by.end() ||
+          *cause > *effect + kSlackUs || *effect - *cause > kWindowUs)
+        continue;
+      ds[i].consequenceOf = ds[j].rule;
+      if (i < j) {  // ranked above its cause: move it to just after
+        std::rotate(ds.begin() + static_cast<std::ptrdiff_t>(i), ds.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                    ds.begin() + static_cast<std::ptrdiff_t>(j) + 1);
+        --i;  // the diagnosis now at i has not been looked at
+      }
+      break;
+    }
+  }
 }
 
 }  // namespace pf::doctor

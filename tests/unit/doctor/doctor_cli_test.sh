@@ -166,6 +166,19 @@ assert a["status"] == "fail" and p["world_size"] == 4
 assert [s["file"].rsplit("/", 1)[1] for s in p["skipped"]] == ["README.md"], p["skipped"]
 PY
 check "json doctor.artefacts: kinds, first failure, NIC and peer, RAS finding, not given" 0 $?
+"$py" - "$tmp/job.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+diag = {r["params"]["rule_id"]: r["params"] for r in d["results"] if r["kind"] == "diagnosis"}
+order = [r["params"]["rule_id"] for r in d["results"] if r["kind"] == "diagnosis"]
+assert order[:3] == ["ib-verbs.nic-link-lost-kernel", "ib-verbs.completion-error-12-ib-link",
+                     "timeout-hang.watchdog-timeout"], order
+assert diag["ib-verbs.completion-error-12-ib-link"]["consequence_of"] == "ib-verbs.nic-link-lost-kernel"
+assert diag["timeout-hang.watchdog-timeout"]["consequence_of"] == "ib-verbs.completion-error-12-ib-link"
+PY
+check "json diagnoses: the kernel's cable error first, NCCL's retry error its consequence, the watchdog last" 0 $?
+grep -q "a consequence of 1 (rule ib-verbs.nic-link-lost-kernel)" "$tmp/out"
+check "text says the retry error is a consequence of the cable error" 0 $?
 if [ -f "$root/tests/tools/validate_json.py" ]; then
   "$py" "$root/tests/tools/validate_json.py" "$root/docs/result-schema.json" "$tmp/job.json" > "$tmp/v" 2>&1
   check "artefact document validates against docs/result-schema.json" 0 $?
