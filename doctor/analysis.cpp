@@ -60,17 +60,19 @@ std::string Diagnosis::fixText() const {
 namespace {
 
 // One line, one cause: a diagnosis whose evidence lines are all lines of a diagnosis of the same category ranked
-// above it, which matched at least as many lines and more independent groups (a more specific signature: the
-// failure and the context that tells which kind it is), reads the same failure less specifically, and is folded
-// into that one. Another category's reading of the same line stays: it is a different cause to check; so does a
-// rule as specific as the one above it.
+// above it, which matched at least as many lines and either more independent groups (a more specific signature:
+// the failure and the context that tells which kind it is) or, as a named cause (confidence 0.5 or more), a higher
+// confidence (NCCL's "completion ... error 12" read as a retry timeout, then as any completion error, then as a
+// failed verbs call), reads the same failure less specifically, and is folded into that one. Another category's
+// reading of the same line stays: it is a different cause to check; so do low-confidence candidates of one generic
+// line, each with the check that tells it apart.
 void foldSameLines(std::vector<Diagnosis>& ranked) {
   std::vector<Diagnosis> kept;
   for (auto& d : ranked) {
     auto covers = [&](const Diagnosis& k) {
-      if (k.rule->category != d.rule->category || d.hits > k.hits || d.evidence.empty() ||
-          k.rule->groups.size() <= d.rule->groups.size())
-        return false;
+      const bool moreSpecific = k.rule->groups.size() > d.rule->groups.size() ||
+                                (k.rule->confidence >= 0.5 && k.rule->confidence > d.rule->confidence);
+      if (k.rule->category != d.rule->category || d.hits > k.hits || d.evidence.empty() || !moreSpecific) return false;
       return std::all_of(d.evidence.begin(), d.evidence.end(), [&](const Evidence& e) {
         return std::any_of(k.evidence.begin(), k.evidence.end(),
                            [&](const Evidence& f) { return f.file == e.file && f.line == e.line; });
@@ -85,14 +87,16 @@ void foldSameLines(std::vector<Diagnosis>& ranked) {
   ranked = std::move(kept);
 }
 
-// A consequence ranked after a cause follows from it when it was not printed before the cause's first failure.
+// A consequence ranked after a cause follows from it unless it was shown to be printed before the cause's first
+// failure: by both lines' times, or by their order in one file. A cause with no time (an NCCL before 2.26 stamps no
+// line) still explains the timed watchdog timeouts of other files.
 void linkConsequences(std::vector<Diagnosis>& ranked) {
   const auto cause = std::find_if(ranked.begin(), ranked.end(),
                                   [](const Diagnosis& d) { return !d.rule->consequence && !d.rule->fallback; });
   if (cause == ranked.end()) return;
   for (auto& d : ranked)
     if (d.rule->consequence && d.haveFirstFailing && cause->haveFirstFailing &&
-        !printedEarlier(d.firstFailing, cause->firstFailing))
+        !knownPrintedEarlier(d.firstFailing, cause->firstFailing))
       d.consequenceOf = cause->rule;
 }
 

@@ -90,6 +90,13 @@ bool printedEarlier(const Evidence& a, const Evidence& b) {
   return a.file == b.file && a.line < b.line;
 }
 
+bool knownPrintedEarlier(const Evidence& a, const Evidence& b) {
+  const auto ta = lineTime(a), tb = lineTime(b);
+  if (ta && tb)
+    if (const int c = compareLogTime(*ta, *tb); c != 0) return c < 0;
+  return a.file == b.file && a.line < b.line;
+}
+
 std::string rankRanges(const std::vector<int>& ranks, std::size_t maxRanges) {
   std::string out;
   std::size_t shown = 0;

@@ -63,6 +63,9 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
 /// Whether failing line `a` was printed before `b`: by their stamps or bounds when both have one, a stamped line
 /// before one without any, the same input's line order on a tie. Equal lines are not earlier.
 bool printedEarlier(const Evidence& a, const Evidence& b);
+/// Whether `a` is known to be printed before `b`: both lines have times and a's is earlier, or they are lines of one
+/// file in that order. A line with no time is not known to be earlier or later than a timed line of another file.
+bool knownPrintedEarlier(const Evidence& a, const Evidence& b);
 
 /// "1, 2, 4-63": ascending ranks as ranges, at most `maxRanges` of them, then ", ... (N ranks)".
 std::string rankRanges(const std::vector<int>& ranks, std::size_t maxRanges = 16);

@@ -144,6 +144,8 @@ void LineEvents::line(std::string_view raw, std::size_t lineNo) {
       e.host = std::string(rest.substr(on + 16, rest.find_first_of(" \r", on + 16) - on - 16));
     }
     e.kind = "slurm-task-exit";
+    // A task's exit follows the error that ended it (the task's own log says which); a node failure is a cause.
+    e.consequence = !leHas(rest, "Node failure on ");
     return add(std::move(e));
   }
   if (msg.starts_with("slurmstepd: error: ")) {

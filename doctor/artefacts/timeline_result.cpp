@@ -137,19 +137,25 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
       if (!added) it->second = std::min(it->second, *o.orderUs);
     }
 
-  // The first failure: the earliest failing event that is not a usual consequence of another; else the earliest;
-  // among events with no comparable time, again a cause before a consequence.
+  // The first failure: the earliest failing event that is not a usual consequence of another; else a cause with no
+  // comparable time (an NCCL before 2.26 stamps no line: its error still came before the watchdog timeouts that
+  // followed it); else the earliest consequence, timed first.
   const OrderedEvent* first = nullptr;
   for (int pass = 0; pass < 4 && !first; ++pass)
     for (const auto& o : ordered)
-      if (o.event->failure && (pass >= 2 || o.orderUs) && (pass % 2 == 1 || !o.event->consequence)) {
+      if (o.event->failure && (pass % 2 == 1 || o.orderUs) && (pass >= 2 || !o.event->consequence)) {
         first = &o;
         break;
       }
+  const bool timedConsequence = std::any_of(ordered.begin(), ordered.end(), [](const OrderedEvent& o) {
+    return o.event->failure && o.orderUs && o.event->consequence;
+  });
   if (first && !first->orderUs)
-    notes.push_back(
-        "no failing event carries a time that can be compared: the first failure is the first in input "
-        "order");
+    notes.push_back(timedConsequence && !first->event->consequence
+                        ? "the first failure carries no time (its log printed none): it is the first cause in input "
+                          "order, placed before the timed failures, which usually follow a cause (watchdog timeouts)"
+                        : "no failing event carries a time that can be compared: the first failure is the first in "
+                          "input order");
 
   // What was not given: kinds of artefact absent, and ranks a per-rank kind does not cover.
   std::set<std::string> kinds;

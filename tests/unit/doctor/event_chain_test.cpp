@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// A rule `explained_by` another: when the other's failure came first on the job's timeline, within the window, the
-// diagnosis is ranked right after it as its consequence (ArtefactSession::alignDiagnoses); an older event, a later
-// one or one with no comparable time changes nothing. The catalog refuses explanations that name no rule, the rule
-// itself, or go round in a cycle.
+// The chain of events across a job's files. A rule `explained_by` another: when the other's failure came first on
+// the job's timeline, within the window, the diagnosis is ranked right after it as its consequence
+// (ArtefactSession::alignDiagnoses); an older event, a later one or one with no comparable time changes nothing; the
+// catalog refuses explanations that name no rule, the rule itself, or go round in a cycle. A cause whose log printed
+// no time (NCCL before 2.26) still comes before the timed watchdog timeouts that follow it, and one line read by
+// several rules of one category is one cause.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -128,6 +131,72 @@ TEST(ExplainedBy, TheCatalogRefusesExplanationsThatNameNoRuleThemselvesOrACycle)
                        "names the rule itself");
   expectCatalogRefuses(R"("id": "ib-verbs.nic-link-lost-kernel",)",
                        R"("id": "ib-verbs.nic-link-lost-kernel", "explained_by": ["ib-verbs.port-down"],)", "a cycle");
+}
+
+// NCCL 2.18 prints no time on its lines; PyTorch's watchdog does (no year).
+const std::string kUntimedRetryError =
+    "node3:2817:2901 [3] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
+    "node3:2817:2901 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.4<47372> with "
+    "error 12, opcode 0, len 0, vendor err 129 (Recv)\n";
+const std::string kTimedWatchdog =
+    "[rank0]:[E422 10:42:38.901234 1234 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught collective operation "
+    "timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600123 "
+    "milliseconds before timing out.\n";
+
+struct Placed {
+  Json firstFailure, notes;
+  Analysis analysis;
+};
+
+Placed place(const std::map<std::string, std::string>& files) {
+  TempDir d;
+  for (const auto& [name, text] : files) d.file(name, text);
+  const InputFiles in = collectInputs({d.path});
+  ArtefactSession s;
+  Placed p;
+  p.analysis = analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner());
+  const Result r = s.result(p.analysis, in.skipped);
+  p.firstFailure = r.params["first_failure"];
+  p.notes = r.params["clock_notes"];
+  s.alignRanks(p.analysis);
+  return p;
+}
+
+TEST(UntimedCause, ComesBeforeTheTimedWatchdogTimeoutsThatFollowIt) {
+  Placed p = place({{"rank3.log", kUntimedRetryError}, {"rank0.log", kTimedWatchdog}});
+  ASSERT_TRUE(p.firstFailure.is_object());
+  EXPECT_EQ(p.firstFailure["kind"], "rule:ib-verbs.completion-error-12-retry");
+  EXPECT_TRUE(p.firstFailure["time_utc"].is_null());
+  EXPECT_NE(p.notes.dump().find("the first failure carries no time"), std::string::npos) << p.notes.dump();
+  // The ranks' section names the same line, and the watchdog is the retry error's consequence.
+  EXPECT_TRUE(p.analysis.ranks.firstFailure.file.ends_with("rank3.log")) << p.analysis.ranks.firstFailure.where();
+  const auto& ds = p.analysis.diagnoses;
+  ASSERT_EQ(ds.size(), 2u);
+  EXPECT_EQ(ds[1].rule->id, "timeout-hang.watchdog-timeout");
+  ASSERT_NE(ds[1].consequenceOf, nullptr);
+  EXPECT_EQ(ds[1].consequenceOf->id, "ib-verbs.completion-error-12-retry");
+}
+
+TEST(UntimedCause, ATasksExitIsAConsequenceANodeFailureACause) {
+  // srun's word that a task exited follows the task's own error: the timed watchdog stays first.
+  Placed p = place({{"slurm-1.out", "srun: error: node3: task 3: Exited with exit code 1\n" + kTimedWatchdog}});
+  EXPECT_EQ(p.firstFailure["kind"], "rule:timeout-hang.watchdog-timeout") << p.firstFailure.dump();
+  p = place({{"slurm-1.out", "srun: error: Node failure on node3\n" + kTimedWatchdog}});
+  EXPECT_EQ(p.firstFailure["kind"], "rule:other.slurm-node-failure") << p.firstFailure.dump();
+}
+
+TEST(OneLineOneCause, LessSpecificReadingsOfOneCategoryFoldIntoTheNamedCause) {
+  // One completion error: a retry timeout (0.85), any completion error (0.65), a failed verbs call (0.55).
+  const auto& ds = test::analyzeText(kUntimedRetryError).diagnoses;
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].rule->id, "ib-verbs.completion-error-12-retry");
+  EXPECT_EQ(ds[0].alsoMatched,
+            (std::vector<std::string>{"ib-verbs.completion-error-other", "ib-verbs.verbs-call-failed"}));
+  // Low-confidence candidates of one generic line stay apart, each with the check that tells it from the others,
+  // two of one category among them.
+  const auto ids = test::rankedRuleIds("node1:1:1 [0] NCCL WARN unhandled system error\n");
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "other.unhandled-system-error"), ids.end());
+  EXPECT_NE(std::find(ids.begin(), ids.end(), "other.nccl-warning"), ids.end());
 }
 
 }  // namespace
