@@ -73,6 +73,13 @@ void leAppend(std::string& text, std::string_view more) {
 
 }  // namespace
 
+std::string_view kernelLineHost(std::string_view msg, std::size_t* used) {
+  const std::size_t k = msg.find(" kernel: ");
+  if (k == std::string_view::npos || k == 0 || k >= 64 || leHas(msg.substr(0, k), " ")) return {};
+  if (used) *used = k + 9;
+  return msg.substr(0, k);
+}
+
 void LineEvents::add(TimelineEvent e) {
   e.file = file_;
   events_.push_back(std::move(e));
@@ -93,11 +100,11 @@ void LineEvents::line(std::string_view raw, std::size_t lineNo) {
     msg.remove_prefix(used);
   }
   // Syslog and journal lines: "node7 kernel: [12345.678901] message" after the time.
-  if (const std::size_t k = msg.find(" kernel: ");
-      k != std::string_view::npos && k < 64 && !leHas(msg.substr(0, k), " ")) {
-    e.host = std::string(msg.substr(0, k));
+  std::size_t kernelUsed = 0;
+  if (const std::string_view host = kernelLineHost(msg, &kernelUsed); !host.empty()) {
+    e.host = std::string(host);
     if (kernelHosts_.size() < 64) kernelHosts_.insert(e.host);
-    msg.remove_prefix(k + 9);
+    msg.remove_prefix(kernelUsed);
     std::size_t bootUsed = 0;
     const Stamp boot = parseStamp(msg, &bootUsed);
     if (boot.clock == Clock::kBoot) {

@@ -50,6 +50,10 @@ class LineEvents {
   ElasticSummary elastic_;
 };
 
+/// The host of a syslog or journal line, "node7 kernel: ..." after its time ("" when `msg` is not one), and in `used`
+/// the bytes up to the message.
+std::string_view kernelLineHost(std::string_view msg, std::size_t* used = nullptr);
+
 /// A reader for a text log: finds the lines LineEvents wants. `everyLine` reads each line (kernel logs: the wall
 /// time anchors); otherwise only lines holding one of the markers are parsed, so a large NCCL log costs little more
 /// than the search for a few literals.

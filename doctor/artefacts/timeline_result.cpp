@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "clock.hpp"
+#include "line_events.hpp"
 #include "line_normalizer.hpp"
 #include "pf/json_field.hpp"
 #include "rule_catalog.hpp"
@@ -48,6 +49,11 @@ TimelineEvent trFromLog(const FailingLine& fl) {
     e.stampOfNextLine = e.stamp.clock != Clock::kNone;
   }
   e.host = ev.host;
+  if (e.host.empty()) {  // a kernel log's line that a rule read and no reader event holds (the OOM killer's)
+    std::size_t used = 0;
+    (void)parseStamp(ev.text, &used);
+    e.host = std::string(kernelLineHost(std::string_view(ev.text).substr(used)));
+  }
   e.rank = ev.rank;
   e.kind = "rule:" + fl.rule->id;
   e.consequence = fl.rule->consequence;

@@ -133,6 +133,26 @@ TEST(ExplainedBy, TheCatalogRefusesExplanationsThatNameNoRuleThemselvesOrACycle)
                        R"("id": "ib-verbs.nic-link-lost-kernel", "explained_by": ["ib-verbs.port-down"],)", "a cycle");
 }
 
+TEST(ExplainedBy, AGpuFallenOffTheBusExplainsTheCudaErrorAfterIt) {
+  TempDir d;
+  d.file("kern.log",
+         "Apr 22 10:42:30 node3 kernel: [5150.000000] NVRM: Xid (PCI:0000:41:00): 79, pid=2817, name=python, GPU has "
+         "fallen off the bus.\n");
+  d.file("rank3.log",
+         "[2026-04-22 10:42:31] node3:2817:2901 [1] enqueue.cc:1542 NCCL WARN Cuda failure 'unspecified launch "
+         "failure'\n");
+  const InputFiles in = collectInputs({d.path});
+  ArtefactSession s;
+  Analysis a = analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner());
+  (void)s.result(a, in.skipped);
+  s.alignDiagnoses(a);
+  ASSERT_EQ(a.diagnoses.size(), 2u);
+  EXPECT_EQ(a.diagnoses[0].rule->id, "cuda.gpu-hardware-fault");
+  EXPECT_EQ(a.diagnoses[1].rule->id, "cuda.illegal-address");
+  ASSERT_NE(a.diagnoses[1].consequenceOf, nullptr);
+  EXPECT_EQ(a.diagnoses[1].consequenceOf->id, "cuda.gpu-hardware-fault");
+}
+
 // NCCL 2.18 prints no time on its lines; PyTorch's watchdog does (no year).
 const std::string kUntimedRetryError =
     "node3:2817:2901 [3] NCCL INFO NCCL version 2.18.3+cuda12.2\n"
@@ -183,6 +203,15 @@ TEST(UntimedCause, ATasksExitIsAConsequenceANodeFailureACause) {
   EXPECT_EQ(p.firstFailure["kind"], "rule:timeout-hang.watchdog-timeout") << p.firstFailure.dump();
   p = place({{"slurm-1.out", "srun: error: Node failure on node3\n" + kTimedWatchdog}});
   EXPECT_EQ(p.firstFailure["kind"], "rule:other.slurm-node-failure") << p.firstFailure.dump();
+}
+
+TEST(UntimedCause, AKernelLineARuleReadTakesItsHostFromSyslog) {
+  // No reader makes an event of the OOM killer's line; the rule's event still names the node.
+  Placed p = place({{"kern.log",
+                     "Apr 22 10:42:30 node3 kernel: [5150.000000] Out of memory: Killed process 2817 (python) "
+                     "total-vm:123456789kB, anon-rss:98765432kB, file-rss:0kB, shmem-rss:0kB\n"}});
+  EXPECT_EQ(p.firstFailure["kind"], "rule:resource-limits.killed-sigkill") << p.firstFailure.dump();
+  EXPECT_EQ(p.firstFailure["host"], "node3") << p.firstFailure.dump();
 }
 
 TEST(OneLineOneCause, LessSpecificReadingsOfOneCategoryFoldIntoTheNamedCause) {
