@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -177,10 +178,31 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
         if (isPresent(k) && !seenRanks.count(k)) silent.push_back(k);
       if (!silent.empty()) {
         waited.insert(silent.begin(), silent.end());
+        // A silent rank with an error of its own failed (a CUDA error, a lost link): say where, rather than guess
+        // that it was stuck.
+        std::map<int, const Evidence*> failedAt;
+        for (const auto& e : failures)
+          if (e.rank >= 0 && (!failedAt.count(e.rank) || printedEarlier(e, *failedAt[e.rank]))) failedAt[e.rank] = &e;
+        std::vector<int> stuck;
+        std::vector<std::string> failed;
+        for (int k : silent) {
+          if (!failedAt.count(k))
+            stuck.push_back(k);
+          else if (failed.size() < 4)
+            failed.push_back(fmt::format("rank {} failed first ({})", k, failedAt[k]->where()));
+        }
+        std::string why;
+        if (!failed.empty()) why = fmt::format(": {}", fmt::join(failed, ", "));
+        if (!stuck.empty()) {
+          const std::string who = failed.empty()      ? "they were"
+                                  : stuck.size() == 1 ? fmt::format("rank {} was", stuck[0])
+                                                      : fmt::format("ranks {} were", rankRanges(stuck));
+          why += fmt::format("{}{} probably stuck before the collective", why.empty() ? ": " : "; ", who);
+        }
         r.notes.push_back(
             fmt::format("{} of the {} ranks whose logs are given hit the watchdog; the others ({}) never "
-                        "reported a timeout: they were probably stuck before the collective",
-                        seenRanks.size(), seenRanks.size() + silent.size(), rankRanges(silent)));
+                        "reported a timeout{}",
+                        seenRanks.size(), seenRanks.size() + silent.size(), rankRanges(silent), why));
       }
     }
     r.waitedOn.assign(waited.begin(), waited.end());

@@ -37,6 +37,28 @@ TEST(DoctorRanks, WatchdogShowsWhoWasBehindAndWhoNeverReported) {
   EXPECT_EQ(r.firstFailure.rank, 0);
 }
 
+TEST(DoctorRanks, ASilentRankWithAnErrorOfItsOwnFailedFirstRatherThanStuck) {
+  // Ranks 0 and 1 time out; rank 2 hit a CUDA error ten minutes before; rank 3 left nothing but its Init line.
+  std::string log;
+  for (int r = 0; r < 4; ++r)
+    log += std::to_string(r) + ": n" + std::to_string(r / 2) + ":" + std::to_string(r + 1) + ":1 [" +
+           std::to_string(r % 2) + "] NCCL INFO comm 0x1 rank " + std::to_string(r) +
+           " nranks 4 cudaDev 0 busId 1000 commId 0xabc - Init COMPLETE\n";
+  log +=
+      "2: [rank2]:[E422 10:42:31.774530 3 ProcessGroupNCCL.cpp:1834] [PG ID 0 PG GUID 0(default_pg) Rank 2] Process "
+      "group watchdog thread terminated with exception: CUDA error: unspecified launch failure\n";
+  for (int r : {0, 1})
+    log += std::to_string(r) + ": [rank" + std::to_string(r) + "]:[E422 10:52:38.90123" + std::to_string(r) +
+           " 1 ProcessGroupNCCL.cpp:632] [Rank " + std::to_string(r) +
+           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, "
+           "NumelOut=1, Timeout(ms)=600000) ran for 600123 milliseconds before timing out.\n";
+  const auto& notes = test::analyzeText(log).ranks.notes;
+  ASSERT_FALSE(notes.empty());
+  EXPECT_EQ(notes[0],
+            "2 of the 4 ranks whose logs are given hit the watchdog; the others (2, 3) never reported a timeout: rank "
+            "2 failed first (log:5); rank 3 was probably stuck before the collective");
+}
+
 TEST(DoctorRanks, FirstFailureByTimestampAndNeverInitialisedRanks) {
   std::string log =
       "[2026-01-01 10:00:05] b:2:2 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left\n"
