@@ -179,5 +179,27 @@ TEST(DoctorSourceMessages, HorovodJaxAndUcxWordsForRanksThatNeverJoined) {
             "network-interface.unreachable-or-refused");
 }
 
+// A fourth sweep, of the words other layers print for a known cause: Docker with no NVIDIA runtime hook and the
+// container CLI on a node whose driver is not loaded (no GPU for the job), libibverbs' own warning that the
+// locked-memory limit is low, a socket's ECONNABORTED, and two of NCCL's argument checks.
+TEST(DoctorSourceMessages, ContainerRuntimeVerbsLimitAndAbortedConnectionWords) {
+  EXPECT_EQ(topRule("docker: Error response from daemon: could not select device driver \"\" with capabilities: "
+                    "[[gpu]].\n"),
+            "cuda.no-gpu");
+  EXPECT_EQ(topRule("nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown\n"),
+            "cuda.no-gpu");
+  EXPECT_EQ(topRule("libibverbs: Warning: RLIMIT_MEMLOCK is 65536 bytes.\n    This will severely limit memory "
+                    "registrations.\n"),
+            "resource-limits.memlock-reg-mr");
+  EXPECT_EQ(topRule("node3:2817:2901 [1] NCCL WARN Connect to 10.1.1.2<51234> failed : Software caused connection "
+                    "abort\n"),
+            "network-interface.remote-exited-or-network");
+  // NCCL's argument checks (misc/argcheck.cc) that had no rule: a data type and a NULL buffer.
+  EXPECT_EQ(topRule("node1:1:2 [0] misc/argcheck.cc:208 NCCL WARN AllReduce : invalid type 12\n"),
+            "other.program-misuse");
+  EXPECT_EQ(topRule("node1:1:2 [0] misc/argcheck.cc:32 NCCL WARN AllReduce : sendbuff argument is NULL\n"),
+            "other.program-misuse");
+}
+
 }  // namespace
 }  // namespace pf::doctor
