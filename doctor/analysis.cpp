@@ -227,10 +227,16 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
             failing[h.boundedFail.first] = std::make_pair(&h.boundedFail.second, d.rule);
         }
   }
+  // A failing line of NCCL's own names no rank; its process's Init line does (a per-rank NCCL_DEBUG_FILE log has
+  // no launcher prefix to say it either).
+  int world = 0;
+  for (const auto& [id, c] : scan.info.comms()) world = std::max(world, c.nranks);
   std::vector<Evidence> failures;
   for (const auto& [k, e] : failing) {
-    failures.push_back(*e.first);
-    a.failingLines.push_back({*e.first, e.second});
+    Evidence ev = *e.first;
+    if (ev.rank < 0) ev.rank = scan.info.worldRankOf(ev.host, ev.pid, world);
+    failures.push_back(ev);
+    a.failingLines.push_back({std::move(ev), e.second});
   }
   for (const auto& h : hits)
     for (const auto& [k, e] : h.first) noteLogSettings(e.text, a.settings);

@@ -28,6 +28,7 @@ struct Evidence {
   /// For a line without a timestamp: the stamps of the nearest stamped lines the scan read before and after it in
   /// the same input ("" when none). Lines of one input are in time order, so it was printed between the two.
   std::string notEarlierThan, notLaterThan;
+  long pid = -1;  ///< from NCCL's "host:pid:tid" prefix, -1 when absent (not in the JSON: `rank` says who)
   std::string where() const { return file + ":" + std::to_string(line); }
   Json toJson() const;
 };

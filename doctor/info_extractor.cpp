@@ -205,7 +205,7 @@ void InfoExtractor::apply(const NormView& l, const InfoLine& c, LineEvidence& ev
       break;
     case InfoLine::kGdrEnabled: noteGdrUsed(who); break;
     case InfoLine::kInitStart:
-    case InfoLine::kInitComplete: feedInit(t, c.kind == InfoLine::kInitStart); break;
+    case InfoLine::kInitComplete: feedInit(t, c.kind == InfoLine::kInitStart, who); break;
     case InfoLine::kRing:
       nchannels_ = std::max(nchannels_, c.value);
       noteAlgo(1, "Ring");

@@ -101,6 +101,10 @@ class InfoExtractor {
   void finish();
 
   const std::map<std::string, ProcessInfo>& processes() const { return procs_.all(); }
+  /// The rank of the process `host`:`pid` in the largest communicator it initialised, when that communicator has
+  /// `worldSize` ranks (so a rank of a smaller group is never given as the job's); -1 otherwise. NCCL's own lines
+  /// name no rank, and a per-rank log file (NCCL_DEBUG_FILE) has no launcher prefix: its Init line says it.
+  int worldRankOf(std::string_view host, long pid, int worldSize) const;
   /// Lines per transport ("P2P/IPC", "NET/IB", ...); complete after finish().
   const std::map<std::string, std::size_t, std::less<>>& transports() const { return transports_; }
   const Facts& facts() const { return facts_; }
@@ -143,7 +147,7 @@ class InfoExtractor {
   Json toJson() const;
 
  private:
-  void feedInit(std::string_view t, bool start);
+  void feedInit(std::string_view t, bool start, std::uint32_t who);
   void noteVersionSeen(std::string_view version, LineEvidence& ev);
   /// Whether process `who` printed this same text of kind `kind` (a TextKind) last time; notes it as the last.
   bool sameTextAsBefore(int kind, std::uint32_t who, std::string_view text, std::uint64_t hash);
@@ -158,6 +162,8 @@ class InfoExtractor {
     std::uint8_t plugin = 0;  // 1: the internal network, 2: a plugin named
     bool gdrUsed = false;
     bool ibNoDevice = false;  // "NET/IB : No device found."
+    // The process's rank in the largest communicator its Init lines name (the job's world, when it is one).
+    int worldRank = -1, worldSize = 0;
   };
   std::vector<Recent> recent_;
   Recent& recentOf(std::uint32_t who) {

@@ -83,7 +83,7 @@ InfoExtractor::CommNode* InfoExtractor::newComm(std::string_view key, int nranks
   return node;
 }
 
-void InfoExtractor::feedInit(std::string_view t, bool start) {
+void InfoExtractor::feedInit(std::string_view t, bool start, std::uint32_t who) {
   // "... rank 3 nranks 8 cudaDev 3 ... commId 0x1a2b - Init COMPLETE": the words after rank/nranks/commId.
   std::string_view rankWord, nranksWord;
   wordsAfterRankAndNranks(t, rankWord, nranksWord);
@@ -91,6 +91,11 @@ void InfoExtractor::feedInit(std::string_view t, bool start) {
   const int nranks = nranksWord.data() ? atoiView(nranksWord) : 0;
   const std::string_view comm = wordAfterLast(t, "commId");
   if (rank < 0 || nranks <= 0) return;
+  if (who != procs_.unlistedIndex())
+    if (Recent& r = recentOf(who); nranks > r.worldSize) {
+      r.worldSize = nranks;
+      r.worldRank = rank;
+    }
   // Every rank of a communicator logs the same key: the last one's node is usually the one wanted.
   keyBuf_.clear();
   if (comm.empty())
@@ -196,6 +201,14 @@ void InfoExtractor::fillProcessLists() {
       p.relaxedOrdering = s->relaxedOrdering;
     }
   }
+}
+
+int InfoExtractor::worldRankOf(std::string_view host, long pid, int worldSize) const {
+  if (host.empty() || pid < 0 || worldSize <= 0) return -1;
+  const auto who = procs_.find(host, pid);
+  if (!who || *who >= recent_.size()) return -1;
+  const Recent& r = recent_[*who];
+  return r.worldSize == worldSize ? r.worldRank : -1;
 }
 
 }  // namespace pf::doctor

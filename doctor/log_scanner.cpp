@@ -25,6 +25,7 @@ void describeInto(Evidence& ev, const std::string& file, std::size_t lineNo, con
   ev.text.assign(norm.text.substr(0, cut));
   ev.host.assign(norm.host);
   ev.rank = rankOfLine(norm);
+  ev.pid = norm.pid;
   ev.timestamp.assign(norm.timestamp);
   ev.notEarlierThan.clear();
   ev.notLaterThan.clear();

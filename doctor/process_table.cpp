@@ -169,4 +169,13 @@ std::uint32_t ProcessTable::indexOf(const NormView& l, const std::string& file, 
   return index;
 }
 
+std::optional<std::uint32_t> ProcessTable::find(std::string_view host, long pid) const {
+  std::string name;
+  nameInto(host, pid, -1, name);
+  const auto it = procs_.find(name);
+  if (it == procs_.end()) return std::nullopt;
+  const auto at = index_.find(&*it);
+  return at == index_.end() ? std::nullopt : std::optional<std::uint32_t>(at->second);
+}
+
 }  // namespace pf::doctor

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -80,6 +81,8 @@ class ProcessTable {
   /// indexOf, then at.
   ProcessInfo& of(const NormView& l, const std::string& file) { return at(indexOf(l, file)); }
   std::size_t size() const { return entries_.size(); }
+  /// The index of the listed process `host`:`pid`, without creating it; nullopt when it was never seen or not listed.
+  std::optional<std::uint32_t> find(std::string_view host, long pid) const;
   /// Every process by name. std::map nodes never move, so the table's pointers into it stay valid.
   const std::map<std::string, ProcessInfo>& all() const { return procs_; }
 

@@ -59,6 +59,41 @@ TEST(DoctorRanks, ASilentRankWithAnErrorOfItsOwnFailedFirstRatherThanStuck) {
             "2 failed first (log:5); rank 3 was probably stuck before the collective");
 }
 
+TEST(DoctorRanks, NcclsOwnFailingLineTakesItsRankFromItsProcesssInitLine) {
+  // Rank 3's own NCCL_DEBUG_FILE log: no launcher prefix, and NCCL's "[1]" is a CUDA device, not a rank.
+  const std::string rank3 =
+      "node3:2817:2817 [1] NCCL INFO comm 0x5611a0d0 rank 3 nranks 4 cudaDev 1 busId 2b000 commId 0xabc - Init "
+      "COMPLETE\n"
+      "node3:2817:2901 [1] transport/net_ib.cc:2358 NCCL WARN NET/IB: Got completion from peer 10.0.0.2<47372> with "
+      "status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.3 remoteGids::ffff:10.0.0.2 hca mlx5_3\n";
+  std::string others;
+  for (int r = 0; r < 3; ++r)
+    others += "node" + std::to_string(r) + ":10:10 [0] NCCL INFO comm 0x1 rank " + std::to_string(r) +
+              " nranks 4 cudaDev 0 busId 1000 commId 0xabc - Init COMPLETE\n[rank" + std::to_string(r) +
+              "]:[E422 10:52:38.901234 10 ProcessGroupNCCL.cpp:632] [Rank " + std::to_string(r) +
+              "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, "
+              "NumelOut=1, Timeout(ms)=600000) ran for 600123 milliseconds before timing out.\n";
+  Analysis a = analyze(test::catalog(), {Source{"rank3.log", rank3}, Source{"others.log", others}});
+  bool ibWithRank = false;
+  for (const auto& fl : a.failingLines) ibWithRank |= fl.evidence.file == "rank3.log" && fl.evidence.rank == 3;
+  EXPECT_TRUE(ibWithRank);
+  ASSERT_FALSE(a.ranks.notes.empty());
+  EXPECT_NE(a.ranks.notes[0].find("the others (3) never reported a timeout: rank 3 failed first (rank3.log:2)"),
+            std::string::npos)
+      << a.ranks.notes[0];
+  // Its rank in a smaller group (a tensor-parallel pair) is not the job's: no rank is given.
+  std::string sub = rank3;
+  sub.replace(sub.find("rank 3 nranks 4"), 15, "rank 1 nranks 2");
+  a = analyze(test::catalog(), {Source{"rank3.log", sub}, Source{"others.log", others}});
+  int fromRank3 = 0;
+  for (const auto& fl : a.failingLines)
+    if (fl.evidence.file == "rank3.log") {
+      ++fromRank3;
+      EXPECT_EQ(fl.evidence.rank, -1);
+    }
+  EXPECT_GT(fromRank3, 0);
+}
+
 TEST(DoctorRanks, FirstFailureByTimestampAndNeverInitialisedRanks) {
   std::string log =
       "[2026-01-01 10:00:05] b:2:2 [0] include/shm.h:28 NCCL WARN Call to posix_fallocate failed: No space left\n"
