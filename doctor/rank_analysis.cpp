@@ -182,14 +182,16 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
         // that it was stuck.
         std::map<int, const Evidence*> failedAt;
         for (const auto& e : failures)
-          if (e.rank >= 0 && (!failedAt.count(e.rank) || printedEarlier(e, *failedAt[e.rank]))) failedAt[e.rank] = &e;
+          if (e.rank >= 0)
+            if (auto [at, added] = failedAt.emplace(e.rank, &e); !added && printedEarlier(e, *at->second))
+              at->second = &e;
         std::vector<int> stuck;
         std::vector<std::string> failed;
         for (int k : silent) {
-          if (!failedAt.count(k))
+          if (const auto at = failedAt.find(k); at == failedAt.end())
             stuck.push_back(k);
           else if (failed.size() < 4)
-            failed.push_back(fmt::format("rank {} failed first ({})", k, failedAt[k]->where()));
+            failed.push_back(fmt::format("rank {} failed first ({})", k, at->second->where()));
         }
         std::string why;
         if (!failed.empty()) why = fmt::format(": {}", fmt::join(failed, ", "));

@@ -288,10 +288,10 @@ void ArtefactSession::alignDiagnoses(Analysis& a) const {
   // Stamps to the second (syslog, NCCL's default WARN stamps) may put the explaining event up to a second after.
   constexpr int64_t kSlackUs = 1'000'000;
   for (std::size_t i = 0; i < ds.size(); ++i) {
+    const auto& by = ds[i].rule->explainedBy;
     const auto effect = timeOf(ds[i]);
-    if (ds[i].rule->explainedBy.empty() || !effect) continue;
+    if (by.empty() || !effect) continue;
     for (std::size_t j = 0; j < ds.size(); ++j) {
-      const auto& by = ds[i].rule->explainedBy;
       const auto cause = timeOf(ds[j]);
       if (j == i || !cause || std::find(by.begin(), by.end(), ds[j].rule->id) == by.end() ||
           *cause > *effect + kSlackUs || *effect - *cause > kWindowUs)

@@ -22,24 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class ArtefactDir {
- public:
-  ArtefactDir() {
-    char tmpl[] = "/tmp/pf_doctor_artefacts_XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~ArtefactDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name, const std::string& bytes) const {
-    const std::string p = path_ + "/" + name;
-    fs::create_directories(fs::path(p).parent_path());
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using ArtefactDir = test::TempDir;
 
 TEST(ArtefactClock, EveryClockTheArtefactsPrint) {
   Stamp s = parseStamp("[2026-04-22 10:42:37] node3:2817:2901 [3] NCCL WARN x");

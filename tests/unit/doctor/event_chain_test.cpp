@@ -8,7 +8,6 @@
 // no time (NCCL before 2.26) still comes before the timed watchdog timeouts that follow it, and one line read by
 // several rules of one category is one cause.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -27,18 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  TempDir() {
-    char tmpl[] = "/tmp/pf_doctor_explained_XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  void file(const std::string& name, const std::string& bytes) const {
-    fs::create_directories(fs::path(path + "/" + name).parent_path());
-    std::ofstream(path + "/" + name, std::ios::binary) << bytes;
-  }
-  std::string path;
-};
+using test::TempDir;
 
 // Rank 3's NCCL retry error at 10:42:37 and node3's kernel log with the NIC's link going down at `linkDownAt`.
 struct Job {
@@ -56,7 +44,7 @@ Job diagnose(const std::string& linkDownAt) {
   d.file("node3/kern.log", "Apr 22 " + linkDownAt +
                                " node3 kernel: mlx5_core 0000:c1:00.0: mlx5_port_module_event:1146:(pid 0): Port "
                                "module event: module 0, Cable unplugged\n");
-  const InputFiles in = collectInputs({d.path});
+  const InputFiles in = collectInputs({d.path()});
   ArtefactSession s;
   Analysis a = analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner());
   Job job;
@@ -103,8 +91,8 @@ TEST(ExplainedBy, AnOlderOrALaterLinkEventExplainsNothing) {
 void expectCatalogRefuses(const std::string& from, const std::string& to, const std::string& message) {
   TempDir d;
   for (const auto& e : fs::directory_iterator(PF_DOCTOR_RULES))
-    fs::copy(e.path(), d.path + "/" + e.path().filename().string());
-  const std::string path = d.path + "/ib-verbs.json";
+    fs::copy(e.path(), d.path() + "/" + e.path().filename().string());
+  const std::string path = d.path() + "/ib-verbs.json";
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), {});
   const auto at = text.find(from);
@@ -112,7 +100,7 @@ void expectCatalogRefuses(const std::string& from, const std::string& to, const 
   text.replace(at, from.size(), to);
   std::ofstream(path, std::ios::trunc) << text;
   try {
-    (void)loadCatalogDir(d.path);
+    (void)loadCatalogDir(d.path());
     ADD_FAILURE() << "loaded: " << to;
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
@@ -141,7 +129,7 @@ TEST(ExplainedBy, AGpuFallenOffTheBusExplainsTheCudaErrorAfterIt) {
   d.file("rank3.log",
          "[2026-04-22 10:42:31] node3:2817:2901 [1] enqueue.cc:1542 NCCL WARN Cuda failure 'unspecified launch "
          "failure'\n");
-  const InputFiles in = collectInputs({d.path});
+  const InputFiles in = collectInputs({d.path()});
   ArtefactSession s;
   Analysis a = analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner());
   (void)s.result(a, in.skipped);
@@ -171,7 +159,7 @@ struct Placed {
 Placed place(const std::map<std::string, std::string>& files) {
   TempDir d;
   for (const auto& [name, text] : files) d.file(name, text);
-  const InputFiles in = collectInputs({d.path});
+  const InputFiles in = collectInputs({d.path()});
   ArtefactSession s;
   Placed p;
   p.analysis = analyzeFiles(test::catalog(), in.files, kDefaultBlockSize, s.planner());

@@ -48,23 +48,7 @@ std::string dataLogs() {
   return all + test::readData("nccl_info_startup_examples.txt");
 }
 
-class TempDir {
- public:
-  TempDir() {
-    char tmpl[] = "/tmp/pf_doctor_stream_XXXXXX";
-    path_ = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string file(const std::string& name, const std::string& bytes) const {
-    const std::string p = path_ + "/" + name;
-    std::ofstream(p, std::ios::binary) << bytes;
-    return p;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using test::TempDir;
 
 std::string gzipOf(const std::string& text) {
   z_stream z{};

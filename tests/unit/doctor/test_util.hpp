@@ -4,7 +4,10 @@
 // Helpers shared by the doctor's tests: read a data file, analyse a string with the built-in catalog.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +17,29 @@
 #include "rule_catalog.hpp"
 
 namespace pf::doctor::test {
+
+/// A folder under /tmp for one test's files, removed with everything in it when the test ends.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/pf_doctor_test_XXXXXX";
+    path_ = mkdtemp(tmpl);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  /// Writes `bytes` to `name` inside the folder (creating its parent folders); returns the file's path.
+  std::string file(const std::string& name, const std::string& bytes) const {
+    const std::string p = path_ + "/" + name;
+    std::filesystem::create_directories(std::filesystem::path(p).parent_path());
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 inline std::string readData(const std::string& name) {
   std::ifstream in(std::string(PF_DOCTOR_DATA) + "/" + name);
