@@ -88,6 +88,9 @@ struct ArtefactOut {
   std::vector<std::pair<std::string, std::set<int>>> coverage;
   /// Hosts each kind of per-node artefact names ("kernel logs": {"node3"}).
   std::vector<std::pair<std::string, std::set<std::string>>> hostCoverage;
+  /// Kernel logs no line of which names a host (`dmesg`, `dmesg -T`): the result places them on the host their
+  /// path names (path_host.hpp).
+  std::vector<std::string> hostlessKernelLogs;
   int worldSize = -1;  ///< the largest communicator size an artefact named (RAS), -1 unknown
   /// What only one kind can say, by section name ("flight_recorder": its cross-rank analysis). Each section is an
   /// object with `title` and `lines` (the text report prints them) besides its own fields (the JSON keeps them).

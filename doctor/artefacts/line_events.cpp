@@ -256,6 +256,7 @@ void LineEvents::finish(ArtefactOut& out) {
   }
   for (auto& f : findings_) out.findings.push_back(std::move(f));
   for (const auto& h : kernelHosts_) out.coverHost("kernel logs", h);
+  if (kernelLog_ && kernelHosts_.empty()) out.hostlessKernelLogs.push_back(file_);
   events_.clear();
   findings_.clear();
 }
@@ -264,7 +265,7 @@ namespace {
 
 class LineEventsReader final : public ArtefactReader {
  public:
-  LineEventsReader(const std::string& file, bool everyLine) : events_(file), everyLine_(everyLine) {
+  LineEventsReader(const std::string& file, bool everyLine) : events_(file, everyLine), everyLine_(everyLine) {
     if (everyLine_) return;
     for (const auto& m : lineEventMarkers()) markers_.add(m);
     markers_.compile();

@@ -29,7 +29,8 @@ namespace pf::doctor {
 
 class LineEvents {
  public:
-  explicit LineEvents(std::string file) : file_(std::move(file)) {}
+  /// `kernelLog`: the file is a node's kernel log (finish() says when no line of it named the node).
+  LineEvents(std::string file, bool kernelLog) : file_(std::move(file)), kernelLog_(kernelLog) {}
   /// One line without its newline; `lineNo` 1-based.
   void line(std::string_view raw, std::size_t lineNo);
   void finish(ArtefactOut& out);
@@ -39,6 +40,7 @@ class LineEvents {
   void diag(const NcclDiagLine& d, const TimelineEvent& where);
 
   std::string file_;
+  bool kernelLog_;
   std::vector<TimelineEvent> events_;
   std::vector<ArtefactFinding> findings_;
   std::optional<Stamp> anchorWall_;  // a line with both a wall time and a boot offset

@@ -13,6 +13,7 @@
 #include "clock.hpp"
 #include "line_events.hpp"
 #include "line_normalizer.hpp"
+#include "path_host.hpp"
 #include "pf/json_field.hpp"
 #include "rule_catalog.hpp"
 #include "timeline.hpp"
@@ -135,6 +136,16 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
     if (had.peer.empty()) had.peer = e.peer;
     if (had.rank < 0) had.rank = e.rank;
   }
+  // The hosts the job's artefacts name: NCCL's processes, and every event's and finding's (srun's, RAS's, syslog's).
+  std::set<std::string> jobHosts, namedHosts;
+  for (const auto& [who, p] : a.info.processes())
+    if (!p.host.empty()) jobHosts.insert(p.host);
+  namedHosts = jobHosts;
+  for (const auto& e : events) namedHosts.insert(e.host);
+  for (const auto& f : out_.findings) namedHosts.insert(f.host);
+  namedHosts.erase("");
+  std::vector<std::string> hostNotes;
+  const std::size_t hostlessLogs = placeHostlessKernelLogs(out_, events, namedHosts, hostNotes);
   std::vector<std::string> notes;
   const std::vector<OrderedEvent> ordered = orderEvents(events, options_, notes);
   for (const auto& o : ordered)
@@ -177,18 +188,20 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   absent({"torchelastic-error"}, "torchelastic error files (TORCHELASTIC_ERROR_FILE)");
   absent({"flight-recorder"}, "Flight Recorder dumps (TORCH_FR_DUMP_TEMP_FILE)");
   // Per-node artefacts: the hosts the logs name against the hosts those artefacts name.
-  std::set<std::string> jobHosts;
-  for (const auto& [who, p] : a.info.processes())
-    if (!p.host.empty()) jobHosts.insert(p.host);
   for (const auto& [what, hosts] : out_.hostCoverage) {
     std::vector<std::string> missing;
     for (const auto& h : jobHosts)
       if (!hosts.count(h)) missing.push_back(h);
+    const std::string unplaced = what == "kernel logs" && hostlessLogs
+                                     ? fmt::format("; {} kernel log{} given name{} no host", hostlessLogs,
+                                                   hostlessLogs == 1 ? "" : "s", hostlessLogs == 1 ? "s" : "")
+                                     : "";
     if (!missing.empty() && missing.size() <= 32)
-      notGiven.push_back(fmt::format("{} of {} (none of those given names {})", what, fmt::join(missing, ", "),
-                                     missing.size() == 1 ? "it" : "them"));
+      notGiven.push_back(fmt::format("{} of {} (none of those given names {}{})", what, fmt::join(missing, ", "),
+                                     missing.size() == 1 ? "it" : "them", unplaced));
     else if (!missing.empty())
-      notGiven.push_back(fmt::format("{} of {} of the {} hosts the logs name", what, missing.size(), jobHosts.size()));
+      notGiven.push_back(
+          fmt::format("{} of {} of the {} hosts the logs name{}", what, missing.size(), jobHosts.size(), unplaced));
   }
   const int world = std::max(out_.worldSize, a.ranks.worldSize);
   for (const auto& [what, ranks] : out_.coverage) {
@@ -229,7 +242,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
     if (timeline.size() >= options_.maxEvents && &o != first) continue;
     timeline.push_back(trEvent(o));
   }
-  for (auto* list : {&notGiven, &notes})
+  for (auto* list : {&notGiven, &notes, &hostNotes})
     for (auto& n : *list) n = validUtf8(n);
   r.params = {{"inputs", inputs},
               {"skipped", skipped},
@@ -238,6 +251,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
               {"findings", findings},
               {"not_given", notGiven},
               {"clock_notes", notes},
+              {"host_notes", hostNotes},
               {"world_size", world > 0 ? Json(world) : Json()},
               {"sections", trValidStrings(out_.sections)}};
   r.metrics = {{"files_read", inputs_.size()},

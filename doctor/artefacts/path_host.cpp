@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+#include "path_host.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace pf::doctor {
+namespace {
+
+bool phSeparator(char c) { return c == '/' || c == '-' || c == '_' || c == '.' || c == '@' || c == ' '; }
+
+// Whether `host` occurs in `part` as a whole word.
+bool phNames(std::string_view part, std::string_view host) {
+  for (std::size_t at = part.find(host); at != std::string_view::npos; at = part.find(host, at + 1)) {
+    const std::size_t end = at + host.size();
+    if ((at == 0 || phSeparator(part[at - 1])) && (end == part.size() || phSeparator(part[end]))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string hostNamedByPath(std::string_view path, const std::set<std::string>& hosts) {
+  // From the file's name up: "/scratch/node1-data/job/dmesg-node3.txt" is node3's.
+  std::size_t end = path.size();
+  while (end > 0) {
+    const std::size_t slash = path.rfind('/', end - 1);
+    const std::size_t begin = slash == std::string_view::npos ? 0 : slash + 1;
+    const std::string_view part = path.substr(begin, end - begin);
+    std::vector<const std::string*> named;
+    for (const auto& h : hosts)
+      if (!h.empty() && phNames(part, h)) named.push_back(&h);
+    if (!named.empty()) {
+      const std::string* longest = named.front();
+      for (const auto* h : named)
+        if (h->size() > longest->size()) longest = h;
+      for (const auto* h : named)
+        if (longest->find(*h) == std::string::npos) return "";  // two hosts: whose it is, the path does not say
+      return *longest;
+    }
+    if (slash == std::string_view::npos) break;
+    end = slash;
+  }
+  return "";
+}
+
+std::size_t placeHostlessKernelLogs(ArtefactOut& out, std::vector<TimelineEvent>& events,
+                                    const std::set<std::string>& jobHosts, std::vector<std::string>& notes) {
+  std::size_t unplaced = 0;
+  for (const auto& file : out.hostlessKernelLogs) {
+    const std::string host = hostNamedByPath(file, jobHosts);
+    if (host.empty()) {
+      ++unplaced;
+      notes.push_back(
+          fmt::format("kernel log {} names no host on its lines and its path names none of the job's: "
+                      "its events are on no node (name each node's dmesg after it: node3/dmesg.txt)",
+                      file));
+      continue;
+    }
+    for (auto& e : events)
+      if (e.file == file && e.host.empty()) e.host = host;
+    out.coverHost("kernel logs", host);
+    notes.push_back(
+        fmt::format("kernel log {} names no host on its lines (dmesg prints none): taken as {}'s, "
+                    "the job's host its path names",
+                    file, host));
+  }
+  return unplaced;
+}
+
+}  // namespace pf::doctor
