@@ -59,5 +59,28 @@ TEST(DoctorTorchMessages, EachMessageReachesTheCauseItsSourceNames) {
   for (const TorchCase& c : kTorchCases) EXPECT_EQ(topRule(std::string(c.line) + "\n"), c.rule) << c.line;
 }
 
+// transformers' and Accelerate's main_process_first(): the main process works alone (a dataset's tokenisation) while
+// the others wait in a barrier bounded by the process group's timeout. A waiting rank's traceback passes through the
+// context manager; the barrier's timeout is the consequence, not a network fault.
+TEST(DoctorTorchMessages, ABarrierInMainProcessFirstIsTheRankWorkingAloneNotTheNetwork) {
+  const std::string log =
+      "Traceback (most recent call last):\n"
+      "  File \"run_clm.py\", line 520, in main\n"
+      "    with training_args.main_process_first(desc=\"dataset map tokenization\"):\n"
+      "  File \"/opt/conda/lib/python3.10/site-packages/transformers/training_args.py\", line 2148, in "
+      "main_process_first\n"
+      "    dist.barrier()\n"
+      "RuntimeError: [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, "
+      "NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800453 milliseconds before timing out.\n";
+  const Analysis a = test::analyzeText(log);
+  ASSERT_GE(a.diagnoses.size(), 2u);
+  EXPECT_EQ(a.diagnoses[0].rule->id, "timeout-hang.main-process-first-barrier");
+  EXPECT_EQ(a.diagnoses[1].rule->id, "timeout-hang.watchdog-timeout");
+  ASSERT_NE(a.diagnoses[1].consequenceOf, nullptr);
+  EXPECT_EQ(a.diagnoses[1].consequenceOf->id, "timeout-hang.main-process-first-barrier");
+  // Without the context manager in the stack, the same timeout names no such cause.
+  EXPECT_FALSE(test::diagnoses("with training_args.world_size:\n", "timeout-hang.main-process-first-barrier"));
+}
+
 }  // namespace
 }  // namespace pf::doctor
