@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -57,6 +58,7 @@ struct TimelineEvent {
   Stamp stamp;
   std::string host;
   int rank = -1;
+  long pid = -1;               ///< the process's id, where the artefact names it (an NCCL line's "host:pid:tid")
   std::string gpu, nic, peer;  ///< "" when the artefact does not say
   std::string kind;            ///< "log-error", "xid", "ib-link", "slurm-task-exit", "ras-dead", "elastic-error"...
   bool failure = true;         ///< a real error, as opposed to context (a job start, a link coming back)
@@ -92,11 +94,18 @@ struct ArtefactOut {
   /// path names (path_host.hpp).
   std::vector<std::string> hostlessKernelLogs;
   int worldSize = -1;  ///< the largest communicator size an artefact named (RAS), -1 unknown
+  /// Each process's (host, pid) rank in the largest communicator an artefact lists with its processes (RAS's
+  /// JSON): the rank of an NCCL line whose process printed no Init line (NCCL_DEBUG=WARN).
+  std::map<std::pair<std::string, long>, int> processRanks;
+  int processRanksCommSize = 0;  ///< the size of the communicator processRanks is of
   /// What only one kind can say, by section name ("flight_recorder": its cross-rank analysis). Each section is an
   /// object with `title` and `lines` (the text report prints them) besides its own fields (the JSON keeps them).
   Json sections = Json::object();
   void cover(const std::string& what, int rank);
   void coverHost(const std::string& what, const std::string& host);
+  /// A process's rank in a communicator of `commSize` ranks; a larger communicator's replace a smaller one's (a
+  /// tensor-parallel pair's rank 1 is not the job's).
+  void nameProcessRank(const std::string& host, long pid, int rank, int commSize);
 };
 
 /// Reads one file of a kind. block() gets the bytes in order, each block ending at a line end (except maybe the

@@ -30,6 +30,15 @@ void ArtefactOut::coverHost(const std::string& what, const std::string& host) {
   hostCoverage.push_back({what, {host}});
 }
 
+void ArtefactOut::nameProcessRank(const std::string& host, long pid, int rank, int commSize) {
+  if (host.empty() || pid <= 0 || rank < 0 || commSize < processRanksCommSize) return;
+  if (commSize > processRanksCommSize) {
+    processRanks.clear();
+    processRanksCommSize = commSize;
+  }
+  processRanks[{host, pid}] = rank;
+}
+
 std::vector<const ArtefactKind*> artefactKinds() {
   // One object per kind for the whole process: kinds hold no state, only their recognisers and factories.
   static const std::vector<std::unique_ptr<ArtefactKind>> kinds = [] {

@@ -101,6 +101,7 @@ class RasJsonReader final : public DocumentReader {
       for (const Json& r : c["ranks"]) {
         const Json st = r.contains("status") ? r["status"] : Json::object();
         const std::string host = rjStr(r, "host"), gpu = std::to_string(rjInt(r, "cuda_dev"));
+        out.nameProcessRank(host, rjInt(r, "pid"), rjInt(r, "rank"), rjInt(c, "size"));
         if (rjInt(st, "async_error") > 0 || rjTrue(st, "abort_flag"))
           finding(out, "ras.rank_error", host, rjInt(r, "rank"),
                   fmt::format("communicator {}: rank {} has NCCL async error {}{}", comm, rjInt(r, "rank"),

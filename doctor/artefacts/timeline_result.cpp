@@ -56,6 +56,7 @@ TimelineEvent trFromLog(const FailingLine& fl) {
     e.host = std::string(kernelLineHost(std::string_view(ev.text).substr(used)));
   }
   e.rank = ev.rank;
+  e.pid = ev.pid;
   e.kind = "rule:" + fl.rule->id;
   e.consequence = fl.rule->consequence;
   e.text = ev.text;
@@ -146,6 +147,19 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   namedHosts.erase("");
   std::vector<std::string> hostNotes;
   const std::size_t hostlessLogs = placeHostlessKernelLogs(out_, events, namedHosts, hostNotes);
+  // A failing NCCL line whose process printed no Init line: its rank as RAS lists the process.
+  std::size_t rankedByRas = 0;
+  for (auto& e : events)
+    if (e.rank < 0 && e.pid > 0)
+      if (auto it = out_.processRanks.find({e.host, e.pid}); it != out_.processRanks.end()) {
+        e.rank = it->second;
+        ++rankedByRas;
+      }
+  if (rankedByRas)
+    hostNotes.push_back(
+        fmt::format("{} failing line{} of processes that printed no Init line took the rank RAS "
+                    "lists for the process (host and pid)",
+                    rankedByRas, rankedByRas == 1 ? "" : "s"));
   std::vector<std::string> notes;
   const std::vector<OrderedEvent> ordered = orderEvents(events, options_, notes);
   for (const auto& o : ordered)
@@ -251,7 +265,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
               {"findings", findings},
               {"not_given", notGiven},
               {"clock_notes", notes},
-              {"host_notes", hostNotes},
+              {"placement_notes", hostNotes},
               {"world_size", world > 0 ? Json(world) : Json()},
               {"sections", trValidStrings(out_.sections)}};
   r.metrics = {{"files_read", inputs_.size()},

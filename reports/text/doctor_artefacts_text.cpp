@@ -82,8 +82,8 @@ std::string doctorArtefactsText(const Result& r, bool verbose) {
     }
   for (const Json& n : p["not_given"]) out += fmt::format("  not given: {}\n", n.get<std::string>());
   for (const Json& n : p["clock_notes"]) out += fmt::format("  clocks: {}\n", n.get<std::string>());
-  if (p.contains("host_notes"))
-    for (const Json& n : p["host_notes"]) out += fmt::format("  hosts: {}\n", n.get<std::string>());
+  if (p.contains("placement_notes"))
+    for (const Json& n : p["placement_notes"]) out += fmt::format("  placed: {}\n", n.get<std::string>());
   return out;
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// Kernel logs whose lines name no host (`dmesg`, `dmesg -T`): the node is the one the file's path names among the
-// job's hosts, so the first failure is still placed on it; a log whose path names none is said to be on no node.
+// Events placed on a node and a rank where their own lines do not say: kernel logs whose lines name no host (`dmesg`,
+// `dmesg -T`) are the node's their path names among the job's hosts (a log whose path names none is on no node, said
+// so); an NCCL line whose process printed no Init line (NCCL_DEBUG=WARN) takes the rank RAS lists for its process.
 #include <gtest/gtest.h>
 
 #include "artefacts/path_host.hpp"
@@ -53,7 +54,7 @@ TEST(KernelLogHost, DmesgWithoutHostsIsPlacedOnTheNodeItsPathNames) {
   EXPECT_EQ(r.host, "node3");
   std::string notGiven, hostNotes;
   for (const Json& n : p["not_given"]) notGiven += n.get<std::string>() + "\n";
-  for (const Json& n : p["host_notes"]) hostNotes += n.get<std::string>() + "\n";
+  for (const Json& n : p["placement_notes"]) hostNotes += n.get<std::string>() + "\n";
   EXPECT_NE(notGiven.find("kernel logs of node2 (none of those given names it)"), std::string::npos) << notGiven;
   EXPECT_NE(hostNotes.find("dmesg.txt names no host on its lines (dmesg prints none): taken as node3's"),
             std::string::npos)
@@ -74,10 +75,46 @@ TEST(KernelLogHost, ALogWhosePathNamesNoHostIsOnNoNode) {
   EXPECT_TRUE(p["first_failure"]["host"].is_null()) << p["first_failure"].dump();
   std::string notGiven, hostNotes;
   for (const Json& n : p["not_given"]) notGiven += n.get<std::string>() + "\n";
-  for (const Json& n : p["host_notes"]) hostNotes += n.get<std::string>() + "\n";
+  for (const Json& n : p["placement_notes"]) hostNotes += n.get<std::string>() + "\n";
   EXPECT_EQ(notGiven.find("kernel logs of"), std::string::npos) << notGiven;
   EXPECT_NE(hostNotes.find("its path names none of the job's: its events are on no node"), std::string::npos)
       << hostNotes;
+}
+
+// Rank 3's per-process NCCL log at NCCL_DEBUG=WARN (no Init line) and RAS's JSON, which lists the process in a
+// tensor-parallel pair (rank 1 of 2) and in the job's communicator (rank 3 of 4): the larger communicator's rank.
+TEST(RasProcessRank, AnNcclLineWithoutInitTakesTheRankRasListsInTheLargestCommunicator) {
+  const std::string log =
+      "[2026-04-22 10:42:37] node3:2817:2901 [1] transport/net_ib.cc:2358 NCCL WARN NET/IB: Got completion from "
+      "peer 10.0.0.2<47372> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.3 "
+      "remoteGids::ffff:10.0.0.2 hca mlx5_3\n";
+  const std::string rank = R"(, "cuda_dev": 1, "status": {"async_error": 0}, "collective_counts": {"AllReduce": 9}})";
+  const std::string ras =
+      R"({"nccl_version": "2.28.7", "communicators": [{"hash": "0x22", "size": 2, "ranks": [{"rank": 1, "host": )"
+      R"("node3", "pid": 2817)" +
+      rank + R"(]}, {"hash": "0x5c", "size": 4, "ranks": [{"rank": 2, "host": "node3", "pid": 2816)" + rank +
+      R"(, {"rank": 3, "host": "node3", "pid": 2817)" + rank + "]}]}";
+  auto run = [&](bool withRas) {
+    test::TempDir in;
+    in.file("nccl-node3-2817.log", log);
+    if (withRas) in.file("ras.json", ras);
+    const InputFiles files = collectInputs({in.path()});
+    ArtefactSession s;
+    return s.result(analyzeFiles(test::catalog(), files.files, kDefaultBlockSize, s.planner()), files.skipped);
+  };
+  const Result with = run(true);
+  ASSERT_TRUE(with.params["first_failure"].is_object()) << with.params.dump(2);
+  EXPECT_EQ(with.params["first_failure"]["rank"], 3) << with.params["first_failure"].dump();
+  EXPECT_EQ(with.rank, 3);
+  std::string notes;
+  for (const Json& n : with.params["placement_notes"]) notes += n.get<std::string>() + "\n";
+  EXPECT_NE(notes.find("1 failing line of processes that printed no Init line took the rank RAS lists"),
+            std::string::npos)
+      << notes;
+  // Without RAS nothing names the rank: none is guessed.
+  const Result without = run(false);
+  ASSERT_TRUE(without.params["first_failure"].is_object());
+  EXPECT_TRUE(without.params["first_failure"]["rank"].is_null()) << without.params["first_failure"].dump();
 }
 
 }  // namespace
