@@ -151,8 +151,8 @@ class DoctorCommand final : public Command {
     Timer timer;
     doctor::ArtefactSession artefacts(timelineOptions());
     ReadProgress progress(walked.files);
-    doctor::Analysis analysis =
-        doctor::analyzeFiles(catalog, walked.files, doctor::kDefaultBlockSize, progress.wrap(artefacts.planner()));
+    doctor::Analysis analysis = doctor::analyzeFiles(catalog, walked.files, doctor::kDefaultBlockSize,
+                                                     progress.wrap(artefacts.planner()), artefacts.rankLookup());
     report.phases.push_back({"analyze", timer.seconds()});
     if (artefacts.inputs().empty()) {
       std::string why;

@@ -101,7 +101,7 @@ void linkConsequences(std::vector<Diagnosis>& ranked) {
 }
 
 // Rule evaluation, ranking and the per-rank analysis over what the scan kept.
-Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
+Analysis evaluate(const Catalog& catalog, LogScanner& scan, const RankLookup& rankOf = {}) {
   Analysis a;
   a.bytes = scan.bytes;
   a.lines = scan.lines;
@@ -228,13 +228,14 @@ Analysis evaluate(const Catalog& catalog, LogScanner& scan) {
         }
   }
   // A failing line of NCCL's own names no rank; its process's Init line does (a per-rank NCCL_DEBUG_FILE log has
-  // no launcher prefix to say it either).
+  // no launcher prefix to say it either), else another artefact that lists the process (RAS).
   int world = 0;
   for (const auto& [id, c] : scan.info.comms()) world = std::max(world, c.nranks);
   std::vector<Evidence> failures;
   for (const auto& [k, e] : failing) {
     Evidence ev = *e.first;
     if (ev.rank < 0) ev.rank = scan.info.worldRankOf(ev.host, ev.pid, world);
+    if (ev.rank < 0 && ev.pid > 0 && rankOf) ev.rank = rankOf(ev.host, ev.pid);
     failures.push_back(ev);
     a.failingLines.push_back({std::move(ev), e.second});
   }
@@ -271,7 +272,7 @@ Analysis analyze(const Catalog& catalog, const std::vector<Source>& sources, std
 }
 
 Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& paths, std::size_t blockSize,
-                      const InputPlanner& plan) {
+                      const InputPlanner& plan, const RankLookup& rankOf) {
   LogScanner scan(catalog);
   for (const auto& path : paths) {
     const std::string name = path == "-" ? "<stdin>" : path;
@@ -304,7 +305,7 @@ Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& pa
     }
     if (p.done) p.done();
   }
-  return evaluate(catalog, scan);
+  return evaluate(catalog, scan, rankOf);
 }
 
 }  // namespace pf::doctor

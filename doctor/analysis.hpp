@@ -92,11 +92,15 @@ struct InputPlan {
   std::function<void(std::size_t)> progress;
 };
 using InputPlanner = std::function<InputPlan(const std::string& name, std::string_view head)>;
+/// The rank of a process (host, pid) that another artefact names (RAS), -1 unknown: asked, after every input is
+/// read, for a failing line whose process printed no Init line.
+using RankLookup = std::function<int(const std::string& host, long pid)>;
 
 /// Analyses files ("-" = stdin; gzip and zstd decompressed on the fly) in one streaming pass each, as one job.
 /// `plan`, when given, sees each input's first kHeadBytes first and decides what reads it.
 /// @throws UsageError naming the file that cannot be read or decompressed.
 Analysis analyzeFiles(const Catalog& catalog, const std::vector<std::string>& paths,
-                      std::size_t blockSize = kDefaultBlockSize, const InputPlanner& plan = {});
+                      std::size_t blockSize = kDefaultBlockSize, const InputPlanner& plan = {},
+                      const RankLookup& rankOf = {});
 
 }  // namespace pf::doctor

@@ -58,7 +58,6 @@ struct TimelineEvent {
   Stamp stamp;
   std::string host;
   int rank = -1;
-  long pid = -1;               ///< the process's id, where the artefact names it (an NCCL line's "host:pid:tid")
   std::string gpu, nic, peer;  ///< "" when the artefact does not say
   std::string kind;            ///< "log-error", "xid", "ib-link", "slurm-task-exit", "ras-dead", "elastic-error"...
   bool failure = true;         ///< a real error, as opposed to context (a job start, a link coming back)

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,9 @@ class ArtefactSession {
   explicit ArtefactSession(TimelineOptions o = {}) : options_(o) {}
   /// The planner for analyzeFiles: recognises each input and reads it with its kind's reader.
   InputPlanner planner();
+  /// The rank lookup for analyzeFiles: a process's rank as RAS's JSON lists it (ArtefactOut::processRanks); the
+  /// processes it named are said in the result's placement notes.
+  RankLookup rankLookup();
   const std::vector<ArtefactInput>& inputs() const { return inputs_; }
   const std::vector<SkippedInput>& skipped() const { return skipped_; }
   const ArtefactOut& out() const { return out_; }
@@ -71,6 +75,7 @@ class ArtefactSession {
   std::optional<TimelineEvent> first_;  // the first failure, set by result()
   std::optional<int64_t> firstUtcUs_;
   std::map<std::string, int64_t> ruleFirstUs_;  // per rule id, the order time of its earliest failing event
+  std::set<std::string> rankedByRas_;           // "host:pid" of processes rankLookup() named
 };
 
 /// The events in time order (UTC where known; those with no comparable time after, in input order), with

@@ -56,7 +56,6 @@ TimelineEvent trFromLog(const FailingLine& fl) {
     e.host = std::string(kernelLineHost(std::string_view(ev.text).substr(used)));
   }
   e.rank = ev.rank;
-  e.pid = ev.pid;
   e.kind = "rule:" + fl.rule->id;
   e.consequence = fl.rule->consequence;
   e.text = ev.text;
@@ -147,19 +146,9 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   namedHosts.erase("");
   std::vector<std::string> hostNotes;
   const std::size_t hostlessLogs = placeHostlessKernelLogs(out_, events, namedHosts, hostNotes);
-  // A failing NCCL line whose process printed no Init line: its rank as RAS lists the process.
-  std::size_t rankedByRas = 0;
-  for (auto& e : events)
-    if (e.rank < 0 && e.pid > 0)
-      if (auto it = out_.processRanks.find({e.host, e.pid}); it != out_.processRanks.end()) {
-        e.rank = it->second;
-        ++rankedByRas;
-      }
-  if (rankedByRas)
-    hostNotes.push_back(
-        fmt::format("{} failing line{} of processes that printed no Init line took the rank RAS "
-                    "lists for the process (host and pid)",
-                    rankedByRas, rankedByRas == 1 ? "" : "s"));
+  if (!rankedByRas_.empty())
+    hostNotes.push_back(fmt::format("the rank{} of {} (no Init line in the logs given) as RAS lists the process",
+                                    rankedByRas_.size() == 1 ? "" : "s", fmt::join(rankedByRas_, ", ")));
   std::vector<std::string> notes;
   const std::vector<OrderedEvent> ordered = orderEvents(events, options_, notes);
   for (const auto& o : ordered)
@@ -289,6 +278,15 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   for (const auto& f : out_.findings)
     if (f.fail && r.remedy.empty()) r.remedy = validUtf8(f.remedy);
   return r;
+}
+
+RankLookup ArtefactSession::rankLookup() {
+  return [this](const std::string& host, long pid) {
+    const auto it = out_.processRanks.find({host, pid});
+    if (it == out_.processRanks.end()) return -1;
+    if (rankedByRas_.size() < 16) rankedByRas_.insert(fmt::format("{}:{}", host, pid));
+    return it->second;
+  };
 }
 
 void ArtefactSession::alignRanks(Analysis& a) const {

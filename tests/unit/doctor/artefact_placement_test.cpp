@@ -100,19 +100,26 @@ TEST(RasProcessRank, AnNcclLineWithoutInitTakesTheRankRasListsInTheLargestCommun
     if (withRas) in.file("ras.json", ras);
     const InputFiles files = collectInputs({in.path()});
     ArtefactSession s;
-    return s.result(analyzeFiles(test::catalog(), files.files, kDefaultBlockSize, s.planner()), files.skipped);
+    Analysis a = analyzeFiles(test::catalog(), files.files, kDefaultBlockSize, s.planner(), s.rankLookup());
+    Result r = s.result(a, files.skipped);
+    return std::make_pair(std::move(r), std::move(a.ranks));
   };
-  const Result with = run(true);
+  const auto [with, ranks] = run(true);
   ASSERT_TRUE(with.params["first_failure"].is_object()) << with.params.dump(2);
   EXPECT_EQ(with.params["first_failure"]["rank"], 3) << with.params["first_failure"].dump();
   EXPECT_EQ(with.rank, 3);
   std::string notes;
   for (const Json& n : with.params["placement_notes"]) notes += n.get<std::string>() + "\n";
-  EXPECT_NE(notes.find("1 failing line of processes that printed no Init line took the rank RAS lists"),
+  EXPECT_NE(notes.find("the rank of node3:2817 (no Init line in the logs given) as RAS lists the process"),
             std::string::npos)
       << notes;
+  // The ranks' own section counts rank 3's log as given, and names its error as rank 3's.
+  EXPECT_EQ(ranks.firstFailure.rank, 3);
+  EXPECT_TRUE(std::find(ranks.ranksWithoutLogs.begin(), ranks.ranksWithoutLogs.end(), 3) ==
+              ranks.ranksWithoutLogs.end());
   // Without RAS nothing names the rank: none is guessed.
-  const Result without = run(false);
+  const auto [without, ranksWithout] = run(false);
+  EXPECT_EQ(ranksWithout.firstFailure.rank, -1);
   ASSERT_TRUE(without.params["first_failure"].is_object());
   EXPECT_TRUE(without.params["first_failure"]["rank"].is_null()) << without.params["first_failure"].dump();
 }
