@@ -93,8 +93,8 @@ struct ArtefactOut {
   /// path names (path_host.hpp).
   std::vector<std::string> hostlessKernelLogs;
   int worldSize = -1;  ///< the largest communicator size an artefact named (RAS), -1 unknown
-  /// Each process's (host, pid) rank in the largest communicator an artefact lists with its processes (RAS's
-  /// JSON): the rank of an NCCL line whose process printed no Init line (NCCL_DEBUG=WARN).
+  /// Each process's (host, pid) rank in the largest communicator an artefact lists with its processes (RAS's JSON,
+  /// its text report's warnings): the rank of an NCCL line whose process printed no Init line (NCCL_DEBUG=WARN).
   std::map<std::pair<std::string, long>, int> processRanks;
   int processRanksCommSize = 0;  ///< the size of the communicator processRanks is of
   /// What only one kind can say, by section name ("flight_recorder": its cross-rank analysis). Each section is an

@@ -6,6 +6,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 #include <vector>
 
 #include "clock.hpp"
@@ -15,6 +16,7 @@ namespace {
 
 struct RasWho {
   int rank = -1;
+  long pidNumber = -1;  // "Process N ..." or "... managed by process N ..."
   std::string host, gpu, pid, text;
   std::size_t line = 0;
   long op = -1;  // "has launched up to operation N" on the same line
@@ -43,7 +45,9 @@ RasWho rtWho(std::string_view l, std::size_t lineNo) {
   std::string_view t = l;
   while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
   if (t.starts_with("Rank ")) w.rank = static_cast<int>(rtNumber(t, 5));
-  if (t.starts_with("Process ")) w.pid = std::to_string(rtNumber(t, 8));
+  if (t.starts_with("Process ")) w.pid = std::to_string(w.pidNumber = rtNumber(t, 8));
+  if (const std::size_t at = t.find("managed by process "); at != std::string_view::npos)
+    w.pidNumber = rtNumber(t, at + 19);
   if (const std::size_t at = t.find("launched up to operation "); at != std::string_view::npos)
     w.op = rtNumber(t, at + 25);
   else if (t.find("has not launched any operations") != std::string_view::npos)
@@ -93,6 +97,12 @@ class RasTextParser {
     if (block_.empty()) return;
     const std::string b = block_;
     const std::string firstDetail = detail_.empty() ? "" : detail_.front();
+    if (b.starts_with("Group ") && b.find("Ranks") != std::string::npos) commSizes();
+    // A rank RAS names with its process: that process's rank in a communicator of its group's size (what names the
+    // rank of an NCCL line whose process printed no Init line; the largest communicator's wins).
+    if (b.starts_with("#"))
+      if (const auto size = groupSize_.find(rtNumber(b, 1)); size != groupSize_.end())
+        for (const RasWho& w : who_) out_.nameProcessRank(w.host, w.pidNumber, w.rank, static_cast<int>(size->second));
     if (b == "DEAD") {
       for (const RasWho& w : who_)
         find("ras.dead_process", w, "RAS considers this process dead (unreachable via the RAS network)");
@@ -122,6 +132,21 @@ class RasTextParser {
 
  private:
   static std::string commOf(const std::string& b) { return b.substr(0, b.find(' ', b.find(')'))); }
+
+  // The Communicators table's rows: "    0         1         2         2         4         4   RUNNING  MISMATCH"
+  // (group, comms in group, nodes per comm, ranks per node, ranks per comm, ranks in group, status, errors).
+  void commSizes() {
+    for (const std::string& row : detail_) {
+      std::vector<long> cols;
+      for (std::size_t i = 0; i < row.size() && cols.size() < 6;) {
+        while (i < row.size() && row[i] == ' ') ++i;
+        if (i >= row.size() || row[i] < '0' || row[i] > '9') break;  // the header's second line, or a range
+        cols.push_back(rtNumber(row, i));
+        while (i < row.size() && row[i] != ' ') ++i;
+      }
+      if (cols.size() == 6 && cols[4] > 0) groupSize_[cols[0]] = cols[4];
+    }
+  }
 
   // Ranks whose operation count is below the highest: they lag (have not launched what the others did).
   void mismatch(const std::string& b, const std::string& what) {
@@ -230,6 +255,7 @@ class RasTextParser {
   std::vector<std::pair<long, long>> groups_;  // (operation, ranks)
   std::vector<std::string> detail_;
   long groupOp_ = -1;
+  std::map<long, long> groupSize_;  // ranks per communicator, by group number (the Communicators table)
 };
 
 }  // namespace

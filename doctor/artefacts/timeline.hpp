@@ -45,7 +45,7 @@ class ArtefactSession {
   explicit ArtefactSession(TimelineOptions o = {}) : options_(o) {}
   /// The planner for analyzeFiles: recognises each input and reads it with its kind's reader.
   InputPlanner planner();
-  /// The rank lookup for analyzeFiles: a process's rank as RAS's JSON lists it (ArtefactOut::processRanks); the
+  /// The rank lookup for analyzeFiles: a process's rank as RAS lists it (ArtefactOut::processRanks); the
   /// processes it named are said in the result's placement notes.
   RankLookup rankLookup();
   const std::vector<ArtefactInput>& inputs() const { return inputs_; }

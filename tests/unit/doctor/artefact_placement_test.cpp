@@ -124,5 +124,38 @@ TEST(RasProcessRank, AnNcclLineWithoutInitTakesTheRankRasListsInTheLargestCommun
   EXPECT_TRUE(without.params["first_failure"]["rank"].is_null()) << without.params["first_failure"].dump();
 }
 
+// The same from ncclras's text report: its Communicators table gives each group's ranks per communicator, and a
+// warning block names the lagging rank with its process. The process lags in a tensor-parallel pair (group 0, rank
+// 1 of 2, listed last) and in the job's communicator (group 1, rank 3 of 4): the larger one's rank.
+TEST(RasProcessRank, TheTextReportsRankComesFromItsGroupsCommunicatorSize) {
+  test::TempDir d;
+  d.file("nccl-node3-2817.log",
+         "[2026-04-22 10:42:37] node3:2817:2901 [1] transport/net_ib.cc:2358 NCCL WARN NET/IB: Got completion from "
+         "peer 10.0.0.2<47372> with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.0.0.3 "
+         "remoteGids::ffff:10.0.0.2 hca mlx5_3\n");
+  d.file("ncclras.txt",
+         "NCCL version 2.26.2 compiled with CUDA 12.4\n\n"
+         "Communicators... (0.00s)\n=============\n\n"
+         "Group     Comms     Nodes     Ranks     Ranks     Ranks    Status  Errors\n"
+         "    #  in group  per comm  per node  per comm  in group\n"
+         "    0         2         1         2         2         4   RUNNING  MISMATCH\n"
+         "    1         1         2         2         4         4   RUNNING  MISMATCH\n\n"
+         "Warnings\n========\n\n"
+         "#1-0 (5c0a8e1f53a6e2a3) MISMATCH\n"
+         "  Communicator ranks have different AllReduce operation counts\n"
+         "  3 ranks have launched up to operation 1843\n"
+         "  Rank 3 has launched up to operation 1842 -- GPU 1 managed by process 2817 on node node3\n\n"
+         "#0-1 (00000000000000aa) MISMATCH\n"
+         "  Communicator ranks have different AllReduce operation counts\n"
+         "  1 ranks have launched up to operation 20\n"
+         "  Rank 1 has launched up to operation 19 -- GPU 1 managed by process 2817 on node node3\n");
+  const InputFiles files = collectInputs({d.path()});
+  ArtefactSession s;
+  Analysis a = analyzeFiles(test::catalog(), files.files, kDefaultBlockSize, s.planner(), s.rankLookup());
+  EXPECT_EQ(a.ranks.firstFailure.rank, 3) << a.ranks.firstFailure.where();
+  const Result r = s.result(a, files.skipped);
+  EXPECT_EQ(r.params["first_failure"]["rank"], 3) << r.params["first_failure"].dump();
+}
+
 }  // namespace
 }  // namespace pf::doctor
