@@ -12,6 +12,7 @@
 #include "analysis.hpp"
 #include "artefacts/artefact.hpp"
 #include "artefacts/clock.hpp"
+#include "artefacts/path_host.hpp"
 #include "artefacts/timeline.hpp"
 #include "pf/error.hpp"
 
@@ -23,6 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)pf::doctor::recogniseArtefact(std::string_view(text).substr(0, pf::doctor::kHeadBytes), why);
   (void)pf::doctor::parseStamp(text);
   (void)pf::doctor::parseEpochSeconds(text);
+  // A path naming a host: the input as the path, hosts that are words of it, prefixes of it and a separator.
+  (void)pf::doctor::hostNamedByPath(text, {"node3", "a", "-", text.substr(0, size % 7), text.substr(size / 2)});
   const std::size_t cut = size > 0 ? text.find('\n', data[0] % size) : std::string::npos;
   for (const pf::doctor::ArtefactKind* k : pf::doctor::artefactKinds()) {
     pf::doctor::ArtefactOut out;
