@@ -53,10 +53,13 @@ std::size_t placeHostlessKernelLogs(ArtefactOut& out, std::vector<TimelineEvent>
     const std::string host = hostNamedByPath(file, jobHosts);
     if (host.empty()) {
       ++unplaced;
+      // On Kubernetes the logs name pods, not nodes: the example is one of the job's own host names.
+      const std::string example = jobHosts.empty() ? "node3" : *jobHosts.begin();
       notes.push_back(
           fmt::format("kernel log {} names no host on its lines and its path names none of the job's: "
-                      "its events are on no node (name each node's dmesg after it: node3/dmesg.txt)",
-                      file));
+                      "its events are on no host (save each node's dmesg under the host name the logs "
+                      "give its processes, e.g. {}/dmesg.txt; on Kubernetes, the pod's)",
+                      file, example));
       continue;
     }
     for (auto& e : events)

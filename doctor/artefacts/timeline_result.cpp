@@ -227,6 +227,18 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   for (const std::vector<SkippedInput>* list : {&walkSkipped, &std::as_const(skipped_)})
     for (const auto& s : *list) skipped.push_back({{"file", validUtf8(s.file)}, {"reason", validUtf8(s.reason)}});
   bool fail = false;
+  // A rank RAS finds behind the others, on the rank or host of the job's first failure: that failure is why it
+  // stopped launching collectives, not a divergent code path.
+  auto remedyOf = [&](const ArtefactFinding& f) {
+    if (!first || f.id != "ras.collective_lagging") return f.remedy;
+    const TimelineEvent& e = *first->event;
+    const bool sameRank = f.rank >= 0 && e.rank == f.rank;
+    if (!sameRank && (f.host.empty() || e.host != f.host || (e.rank >= 0 && f.rank >= 0))) return f.remedy;
+    return fmt::format(
+        "the job's first failure was {} ({}:{}): that failure, not a divergent code path, is the "
+        "likely reason this rank is behind; fix it first",
+        sameRank ? std::string("this rank's own") : "on this rank's host " + f.host, e.file, e.line);
+  };
   for (const auto& f : out_.findings) {
     fail = fail || f.fail;
     findings.push_back({{"id", validUtf8(f.id)},
@@ -234,7 +246,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
                         {"host", jsonOrNull(validUtf8(f.host))},
                         {"rank", f.rank < 0 ? Json() : Json(f.rank)},
                         {"message", validUtf8(f.message)},
-                        {"remedy", validUtf8(f.remedy)},
+                        {"remedy", validUtf8(remedyOf(f))},
                         {"file", validUtf8(f.file)},
                         {"line", f.line == 0 ? Json() : Json(f.line)},
                         {"text", validUtf8(f.text)}});
@@ -276,7 +288,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
                             inputs_.size() == 1 ? "" : "s");
   }
   for (const auto& f : out_.findings)
-    if (f.fail && r.remedy.empty()) r.remedy = validUtf8(f.remedy);
+    if (f.fail && r.remedy.empty()) r.remedy = validUtf8(remedyOf(f));
   return r;
 }
 

@@ -2,7 +2,7 @@
 // Copyright (c) 2026 The Preflight authors
 //
 // Events placed on a node and a rank where their own lines do not say: kernel logs whose lines name no host (`dmesg`,
-// `dmesg -T`) are the node's their path names among the job's hosts (a log whose path names none is on no node, said
+// `dmesg -T`) are the node's their path names among the job's hosts (a log whose path names none is on no host, said
 // so); an NCCL line whose process printed no Init line (NCCL_DEBUG=WARN) takes the rank RAS lists for its process.
 #include <gtest/gtest.h>
 
@@ -61,7 +61,7 @@ TEST(KernelLogHost, DmesgWithoutHostsIsPlacedOnTheNodeItsPathNames) {
       << hostNotes;
 }
 
-// The same log at a path that names no host of the job: on no node, and said so; no host's kernel log is counted as
+// The same log at a path that names no host of the job: on no host, and said so; no host's kernel log is counted as
 // missing on the strength of a log that may be that host's.
 TEST(KernelLogHost, ALogWhosePathNamesNoHostIsOnNoNode) {
   test::TempDir d;
@@ -77,7 +77,7 @@ TEST(KernelLogHost, ALogWhosePathNamesNoHostIsOnNoNode) {
   for (const Json& n : p["not_given"]) notGiven += n.get<std::string>() + "\n";
   for (const Json& n : p["placement_notes"]) hostNotes += n.get<std::string>() + "\n";
   EXPECT_EQ(notGiven.find("kernel logs of"), std::string::npos) << notGiven;
-  EXPECT_NE(hostNotes.find("its path names none of the job's: its events are on no node"), std::string::npos)
+  EXPECT_NE(hostNotes.find("its path names none of the job's: its events are on no host"), std::string::npos)
       << hostNotes;
 }
 

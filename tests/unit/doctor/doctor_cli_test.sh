@@ -179,6 +179,8 @@ PY
 check "json diagnoses: the kernel's cable error first, NCCL's retry error its consequence, the watchdog last" 0 $?
 grep -q "a consequence of 1 (rule ib-verbs.nic-link-lost-kernel)" "$tmp/out"
 check "text says the retry error is a consequence of the cable error" 0 $?
+grep -q "fix: the job's first failure was on this rank's host node3 (.*node3/kern.log:3): that failure, not a divergent code path" "$tmp/out"
+check "RAS's lagging rank 3 is put down to the first failure on its host, not a code path" 0 $?
 if [ -f "$root/tests/tools/validate_json.py" ]; then
   "$py" "$root/tests/tools/validate_json.py" "$root/docs/result-schema.json" "$tmp/job.json" > "$tmp/v" 2>&1
   check "artefact document validates against docs/result-schema.json" 0 $?
@@ -186,6 +188,8 @@ fi
 "$pf" doctor "$root/tests/fixtures/doctor-artefacts/k8s-pod-logs" > "$tmp/out" 2>&1; check "pod-logs folder diagnosed" 1 $?
 grep -q "ras.dead_process host trainer-worker-1 rank 2" "$tmp/out"; check "RAS JSON names the dead rank" 0 $?
 grep -q "first failure: 2026-04-22T10:42:31.000000Z gpu 0000:3b:00" "$tmp/out"; check "Xid from dmesg -T first" 0 $?
+grep -q "names none of the job's: its events are on no host (save each node's dmesg under the host name the logs give its processes, e.g. trainer-worker-0/dmesg.txt" "$tmp/out"
+check "a dmesg -T named after the Kubernetes node, not the pod: on no host, said how to name it" 0 $?
 
 # An artefact alone can report the failure: a RAS status naming a dead rank, with no log at all.
 mkdir -p "$tmp/rasonly"; cp "$root/tests/fixtures/doctor-artefacts/k8s-pod-logs/ras-status.json" "$tmp/rasonly/"
