@@ -90,7 +90,7 @@ struct ArtefactOut {
   /// Hosts each kind of per-node artefact names ("kernel logs": {"node3"}).
   std::vector<std::pair<std::string, std::set<std::string>>> hostCoverage;
   /// Kernel logs no line of which names a host (`dmesg`, `dmesg -T`): the result places them on the host their
-  /// path names (path_host.hpp).
+  /// path names (placement.hpp).
   std::vector<std::string> hostlessKernelLogs;
   int worldSize = -1;  ///< the largest communicator size an artefact named (RAS), -1 unknown
   /// Each process's (host, pid) rank in the largest communicator an artefact lists with its processes (RAS's JSON,

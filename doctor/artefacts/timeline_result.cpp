@@ -13,8 +13,8 @@
 #include "clock.hpp"
 #include "line_events.hpp"
 #include "line_normalizer.hpp"
-#include "path_host.hpp"
 #include "pf/json_field.hpp"
+#include "placement.hpp"
 #include "rule_catalog.hpp"
 #include "timeline.hpp"
 
@@ -146,6 +146,18 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   namedHosts.erase("");
   std::vector<std::string> hostNotes;
   const std::size_t hostlessLogs = placeHostlessKernelLogs(out_, events, namedHosts, hostNotes);
+  // The process an Xid names: its rank from its Init line (the job's largest communicator), else from RAS.
+  int largestComm = 0;
+  for (const auto& [id, c] : a.info.comms()) largestComm = std::max(largestComm, c.nranks);
+  placeXidProcesses(
+      events,
+      [&](const std::string& host, long pid) {
+        const int rank = a.info.worldRankOf(host, pid, largestComm);
+        if (rank >= 0) return rank;
+        const auto it = out_.processRanks.find({host, pid});
+        return it == out_.processRanks.end() ? -1 : it->second;
+      },
+      hostNotes);
   if (!rankedByRas_.empty())
     hostNotes.push_back(fmt::format("the rank{} of {} (no Init line in the logs given) as RAS lists the process",
                                     rankedByRas_.size() == 1 ? "" : "s", fmt::join(rankedByRas_, ", ")));

@@ -12,7 +12,7 @@
 #include "analysis.hpp"
 #include "artefacts/artefact.hpp"
 #include "artefacts/clock.hpp"
-#include "artefacts/path_host.hpp"
+#include "artefacts/placement.hpp"
 #include "artefacts/timeline.hpp"
 #include "pf/error.hpp"
 

@@ -6,7 +6,7 @@
 // so); an NCCL line whose process printed no Init line (NCCL_DEBUG=WARN) takes the rank RAS lists for its process.
 #include <gtest/gtest.h>
 
-#include "artefacts/path_host.hpp"
+#include "artefacts/placement.hpp"
 #include "artefacts/timeline.hpp"
 #include "test_util.hpp"
 
@@ -155,6 +155,37 @@ TEST(RasProcessRank, TheTextReportsRankComesFromItsGroupsCommunicatorSize) {
   EXPECT_EQ(a.ranks.firstFailure.rank, 3) << a.ranks.firstFailure.where();
   const Result r = s.result(a, files.skipped);
   EXPECT_EQ(r.params["first_failure"]["rank"], 3) << r.params["first_failure"].dump();
+}
+
+// node3's `dmesg -T` (placed by its path) holds an Xid naming pid 2817, which the job's output shows is rank 3 of 4
+// (its Init line): the Xid is rank 3's GPU. A pid the kernel could not name ("pid='<unknown>'") names no rank.
+TEST(XidProcessRank, AnXidsPidOnAPlacedNodeIsTheRankWhoseProcessItIs) {
+  test::TempDir d;
+  d.file("slurm-7.out",
+         "node3:2817:2817 [1] NCCL INFO comm 0x5611a0d0 rank 3 nranks 4 cudaDev 1 nvmlDev 1 busId 3b000 commId 0x5c - "
+         "Init COMPLETE\n"
+         "node3:2816:2816 [0] NCCL INFO comm 0x5611a0d0 rank 2 nranks 4 cudaDev 0 nvmlDev 0 busId 1b000 commId 0x5c - "
+         "Init COMPLETE\n");
+  d.file("node3/dmesg.txt",
+         "[Wed Apr 22 10:42:31 2026] NVRM: Xid (PCI:0000:3b:00): 79, pid=2817, name=python, GPU has fallen off the "
+         "bus.\n"
+         "[Wed Apr 22 10:42:35 2026] NVRM: Xid (PCI:0000:1b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen "
+         "off the bus.\n");
+  const InputFiles files = collectInputs({d.path()});
+  ArtefactSession s;
+  const Result r = s.result(analyzeFiles(test::catalog(), files.files, kDefaultBlockSize, s.planner()), files.skipped);
+  const Json& p = r.params;
+  ASSERT_TRUE(p["first_failure"].is_object()) << p.dump(2);
+  EXPECT_EQ(p["first_failure"]["host"], "node3");
+  EXPECT_EQ(p["first_failure"]["rank"], 3) << p["first_failure"].dump();
+  EXPECT_EQ(p["first_failure"]["gpu"], "0000:3b:00");
+  for (const Json& e : p["timeline"])
+    if (e["gpu"] == "0000:1b:00") {
+      EXPECT_TRUE(e["rank"].is_null()) << e.dump();
+    }
+  std::string notes;
+  for (const Json& n : p["placement_notes"]) notes += n.get<std::string>() + "\n";
+  EXPECT_NE(notes.find("names pid 2817 on node3: rank 3's process"), std::string::npos) << notes;
 }
 
 }  // namespace

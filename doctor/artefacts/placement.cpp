@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
-#include "path_host.hpp"
+#include "placement.hpp"
 
 #include <fmt/format.h>
 
 #include <vector>
+
+#include "pf/kernel_log.hpp"
 
 namespace pf::doctor {
 namespace {
@@ -71,6 +73,26 @@ std::size_t placeHostlessKernelLogs(ArtefactOut& out, std::vector<TimelineEvent>
                     file, host));
   }
   return unplaced;
+}
+
+void placeXidProcesses(std::vector<TimelineEvent>& events, const std::function<int(const std::string&, long)>& rankOf,
+                       std::vector<std::string>& notes) {
+  for (auto& e : events) {
+    if (e.rank >= 0 || e.host.empty() || !parseXidLine(e.text)) continue;
+    const std::size_t at = e.text.find(", pid=");
+    if (at == std::string::npos) continue;
+    long pid = 0;
+    std::size_t i = at + 6, digits = 0;
+    for (; i < e.text.size() && digits < 10 && e.text[i] >= '0' && e.text[i] <= '9'; ++i, ++digits)
+      pid = pid * 10 + (e.text[i] - '0');
+    if (digits == 0 || (i < e.text.size() && e.text[i] != ',')) continue;  // "pid='<unknown>'", or cut short
+    const int rank = rankOf(e.host, pid);
+    if (rank < 0) continue;
+    e.rank = rank;
+    if (notes.size() < 16)
+      notes.push_back(
+          fmt::format("the Xid at {}:{} names pid {} on {}: rank {}'s process", e.file, e.line, pid, e.host, rank));
+  }
 }
 
 }  // namespace pf::doctor
