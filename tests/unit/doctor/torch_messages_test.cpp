@@ -7,6 +7,7 @@
 // the cause the source around the message names.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "test_util.hpp"
@@ -80,6 +81,32 @@ TEST(DoctorTorchMessages, ABarrierInMainProcessFirstIsTheRankWorkingAloneNotTheN
   EXPECT_EQ(a.diagnoses[1].consequenceOf->id, "timeout-hang.main-process-first-barrier");
   // Without the context manager in the stack, the same timeout names no such cause.
   EXPECT_FALSE(test::diagnoses("with training_args.world_size:\n", "timeout-hang.main-process-first-barrier"));
+}
+
+// A hung process's stack stopped in NCCL's teardown: gdb's form (a thread joining NCCL's proxy thread inside
+// ncclCommAbort) and lldb's (PyTorch's abort waiting for it). The hang is why the job does not exit; the failure
+// before it is the cause, so an error in the same log ranks first.
+TEST(DoctorTorchMessages, AStackWaitingInNcclAbortIsAHangInTeardown) {
+  const std::string gdb =
+      "#0  0x00007fc349513d2d in __GI___pthread_timedjoin_ex (threadid=140471077381888, thread_return=0x0) at "
+      "pthread_join_common.c:89\n"
+      "#1  0x00007fc204d33e27 in commReclaim(ncclComm*) () from /usr/lib/x86_64-linux-gnu/libnccl.so.2\n"
+      "#2  0x00007fc204d345fd in ncclCommAbort () from /usr/lib/x86_64-linux-gnu/libnccl.so.2\n";
+  EXPECT_EQ(topRule(gdb), "other.hang-in-comm-abort");
+  const std::string lldb =
+      "  thread #16, name = 'python', stop reason = signal SIGSTOP\n"
+      "    frame #2: 0x00007fb090db0b85 libtorch_cuda.so`c10d::ProcessGroupNCCL::waitForFutureOrTimeout(std::future<"
+      "bool>&) + 725\n"
+      "    frame #3: 0x00007fb090db1068 libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664\n";
+  EXPECT_EQ(topRule(lldb), "other.hang-in-comm-abort");
+  // An abort named in prose, with no waiting thread's frame, is not a stack of a hang.
+  EXPECT_FALSE(
+      test::diagnoses("[rank0]: calling ncclCommAbort on communicator 0x5611a0d0\n", "other.hang-in-comm-abort"));
+  // The timeout that made the job abort comes first; the hang in abort is its consequence.
+  const auto ranked = test::rankedRuleIds(test::watchdogTimeoutLine(1) + "\n" + lldb);
+  ASSERT_GE(ranked.size(), 2u);
+  EXPECT_EQ(ranked[0], "timeout-hang.watchdog-timeout");
+  EXPECT_NE(std::find(ranked.begin(), ranked.end(), "other.hang-in-comm-abort"), ranked.end());
 }
 
 }  // namespace
