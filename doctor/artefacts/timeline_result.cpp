@@ -144,8 +144,8 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
   for (const auto& e : events) namedHosts.insert(e.host);
   for (const auto& f : out_.findings) namedHosts.insert(f.host);
   namedHosts.erase("");
-  std::vector<std::string> hostNotes;
-  const std::size_t hostlessLogs = placeHostlessKernelLogs(out_, events, namedHosts, hostNotes);
+  std::vector<std::string> placementNotes;
+  const std::size_t hostlessLogs = placeHostlessKernelLogs(out_, events, namedHosts, placementNotes);
   // The process an Xid names: its rank from its Init line (the job's largest communicator), else from RAS.
   int largestComm = 0;
   for (const auto& [id, c] : a.info.comms()) largestComm = std::max(largestComm, c.nranks);
@@ -157,10 +157,10 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
         const auto it = out_.processRanks.find({host, pid});
         return it == out_.processRanks.end() ? -1 : it->second;
       },
-      hostNotes);
+      placementNotes);
   if (!rankedByRas_.empty())
-    hostNotes.push_back(fmt::format("the rank{} of {} (no Init line in the logs given) as RAS lists the process",
-                                    rankedByRas_.size() == 1 ? "" : "s", fmt::join(rankedByRas_, ", ")));
+    placementNotes.push_back(fmt::format("the rank{} of {} (no Init line in the logs given) as RAS lists the process",
+                                         rankedByRas_.size() == 1 ? "" : "s", fmt::join(rankedByRas_, ", ")));
   std::vector<std::string> notes;
   const std::vector<OrderedEvent> ordered = orderEvents(events, options_, notes);
   for (const auto& o : ordered)
@@ -269,7 +269,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
     if (timeline.size() >= options_.maxEvents && &o != first) continue;
     timeline.push_back(trEvent(o));
   }
-  for (auto* list : {&notGiven, &notes, &hostNotes})
+  for (auto* list : {&notGiven, &notes, &placementNotes})
     for (auto& n : *list) n = validUtf8(n);
   r.params = {{"inputs", inputs},
               {"skipped", skipped},
@@ -278,7 +278,7 @@ Result ArtefactSession::result(const Analysis& a, const std::vector<SkippedInput
               {"findings", findings},
               {"not_given", notGiven},
               {"clock_notes", notes},
-              {"placement_notes", hostNotes},
+              {"placement_notes", placementNotes},
               {"world_size", world > 0 ? Json(world) : Json()},
               {"sections", trValidStrings(out_.sections)}};
   r.metrics = {{"files_read", inputs_.size()},

@@ -52,13 +52,13 @@ TEST(KernelLogHost, DmesgWithoutHostsIsPlacedOnTheNodeItsPathNames) {
   EXPECT_EQ(p["first_failure"]["kind"], "rule:ib-verbs.nic-link-lost-kernel");
   EXPECT_EQ(p["first_failure"]["host"], "node3");
   EXPECT_EQ(r.host, "node3");
-  std::string notGiven, hostNotes;
+  std::string notGiven, placementNotes;
   for (const Json& n : p["not_given"]) notGiven += n.get<std::string>() + "\n";
-  for (const Json& n : p["placement_notes"]) hostNotes += n.get<std::string>() + "\n";
+  for (const Json& n : p["placement_notes"]) placementNotes += n.get<std::string>() + "\n";
   EXPECT_NE(notGiven.find("kernel logs of node2 (none of those given names it)"), std::string::npos) << notGiven;
-  EXPECT_NE(hostNotes.find("dmesg.txt names no host on its lines (dmesg prints none): taken as node3's"),
+  EXPECT_NE(placementNotes.find("dmesg.txt names no host on its lines (dmesg prints none): taken as node3's"),
             std::string::npos)
-      << hostNotes;
+      << placementNotes;
 }
 
 // The same log at a path that names no host of the job: on no host, and said so; no host's kernel log is counted as
@@ -73,12 +73,12 @@ TEST(KernelLogHost, ALogWhosePathNamesNoHostIsOnNoNode) {
   const Json& p = r.params;
   ASSERT_TRUE(p["first_failure"].is_object()) << p.dump(2);
   EXPECT_TRUE(p["first_failure"]["host"].is_null()) << p["first_failure"].dump();
-  std::string notGiven, hostNotes;
+  std::string notGiven, placementNotes;
   for (const Json& n : p["not_given"]) notGiven += n.get<std::string>() + "\n";
-  for (const Json& n : p["placement_notes"]) hostNotes += n.get<std::string>() + "\n";
+  for (const Json& n : p["placement_notes"]) placementNotes += n.get<std::string>() + "\n";
   EXPECT_EQ(notGiven.find("kernel logs of"), std::string::npos) << notGiven;
-  EXPECT_NE(hostNotes.find("its path names none of the job's: its events are on no host"), std::string::npos)
-      << hostNotes;
+  EXPECT_NE(placementNotes.find("its path names none of the job's: its events are on no host"), std::string::npos)
+      << placementNotes;
 }
 
 // Rank 3's per-process NCCL log at NCCL_DEBUG=WARN (no Init line) and RAS's JSON, which lists the process in a
