@@ -139,7 +139,8 @@ RankReport analyzeRanks(const std::vector<Evidence>& failures, std::vector<Watch
   };
   const auto isPresent = [&](int k) { return present[static_cast<std::size_t>(k)] != 0; };
   for (int k : ranksSeen) markPresent(k);
-  for (const auto& e : failures) markPresent(e.rank);  // a failing line of a rank named only by RAS is its log
+  for (const auto& e : failures)  // a failing line of a rank named only by RAS is that rank's log
+    if (e.rank >= 0) markPresent(e.rank);
   for (const auto& [id, c] : info.comms()) {
     anyPresent = anyPresent || c.ranksLogged > 0;
     for (int k = 0, n = std::min(c.rankSlots(), static_cast<int>(present.size())); k < n; ++k)
