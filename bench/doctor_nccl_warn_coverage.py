@@ -33,6 +33,10 @@ OFI_WARN = re.compile(r'NCCL_OFI_WARN\(\s*((?:"(?:[^"\\]|\\.)*"\s*(?:PRI[a-zA-Z0
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"|PRI([a-zA-Z])[a-zA-Z0-9]*')
 FALLBACK = re.compile(r"^other\.nccl-warning$|\.weak-evidence$|\.similar-reports$")
 OFI_FALLBACK = re.compile(FALLBACK.pattern + r"|^efa-libfabric\.(ofi-plugin-warning|ofi-call-failed)$")
+# A transport's own files and the category its warnings belong to: a specific rule of another category there is a
+# misreading (NCCL 2.29's transport/net_ib/p2p.cc once read as the P2P transport's p2p.cc), listed whatever --list says.
+TRANSPORT_CATEGORY = (("transport/net_ib", "ib-verbs"), ("transport/p2p.cc", "p2p"), ("transport/shm.cc", "shm"),
+                      ("transport/net_socket.cc", "network-interface"))
 
 
 def ofi_format(concatenated):
@@ -95,7 +99,7 @@ def main():
         sys.exit(f"{a.preflight}: not an executable; build first or pass --preflight")
     rows = formats(src, ofi=bool(a.ofi))
     fallback, prefix = (OFI_FALLBACK, "NET/OFI ") if a.ofi else (FALLBACK, "")
-    specific, by_dir, missed = 0, collections.Counter(), []
+    specific, by_dir, missed, misread = 0, collections.Counter(), [], []
     with tempfile.TemporaryDirectory() as tmp:
         for fmt, path in rows:
             text = ("node1:1234:1234 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n"
@@ -103,12 +107,18 @@ def main():
             ids = diagnose(a.preflight, text, tmp)
             if ids and not fallback.search(ids[0]):
                 specific += 1
+                want = next((c for prefix, c in TRANSPORT_CATEGORY if path.startswith(prefix)), None)
+                if want and not ids[0].startswith(want + "."):
+                    misread.append((path, fmt, ids[0]))
             else:
                 missed.append((path, fmt))
                 by_dir[os.path.dirname(path) or "."] += 1
     print(f"{len(rows)} distinct WARN formats in {src}: {specific} reach a specific rule "
           f"({100.0 * specific / max(len(rows), 1):.0f}%), {len(missed)} only a fallback")
     print("fallback only, by directory: " + ", ".join(f"{d} {n}" for d, n in by_dir.most_common()))
+    print(f"read as another category than their transport's: {len(misread)}")
+    for path, fmt, rule in misread:
+        print(f"  {path}: {fmt}  -> {rule}")
     if a.list:
         for path, fmt in missed:
             print(f"{path}: {fmt}")

@@ -59,30 +59,44 @@ std::string Diagnosis::fixText() const {
 
 namespace {
 
-// One line, one cause: a diagnosis whose evidence lines are all lines of a diagnosis of the same category ranked
-// above it, which matched at least as many lines and either more independent groups (a more specific signature:
-// the failure and the context that tells which kind it is) or, as a named cause (confidence 0.5 or more), a higher
-// confidence (NCCL's "completion ... error 12" read as a retry timeout, then as any completion error, then as a
-// failed verbs call), reads the same failure less specifically, and is folded into that one. Another category's
-// reading of the same line stays: it is a different cause to check; so do low-confidence candidates of one generic
-// line, each with the check that tells it apart.
+// One line, one cause: a diagnosis whose evidence lines are all lines of diagnoses of the same category ranked above
+// it, which together matched at least as many lines and are each either a more specific signature (more independent
+// groups: the failure and the context that tells which kind it is) or, as a named cause (confidence 0.5 or more), of
+// higher confidence, reads the same failure less specifically and is folded into the first of them. NCCL's
+// "completion ... error 12" read as a retry timeout, then as any completion error, then as a failed verbs call, is one
+// cause; so are a retry timeout and the flushed requests after it, both also read as "a completion error". Another
+// category's reading of the same line stays: it is a different cause to check; so do low-confidence candidates of one
+// generic line, each with the check that tells it apart.
 void foldSameLines(std::vector<Diagnosis>& ranked) {
   std::vector<Diagnosis> kept;
   for (auto& d : ranked) {
-    auto covers = [&](const Diagnosis& k) {
+    auto readsMoreSpecifically = [&](const Diagnosis& k) {
       const bool moreSpecific = k.rule->groups.size() > d.rule->groups.size() ||
                                 (k.rule->confidence >= 0.5 && k.rule->confidence > d.rule->confidence);
-      if (k.rule->category != d.rule->category || d.hits > k.hits || d.evidence.empty() || !moreSpecific) return false;
-      return std::all_of(d.evidence.begin(), d.evidence.end(), [&](const Evidence& e) {
-        return std::any_of(k.evidence.begin(), k.evidence.end(),
-                           [&](const Evidence& f) { return f.file == e.file && f.line == e.line; });
-      });
+      return k.rule->category == d.rule->category && moreSpecific;
     };
-    auto into = std::find_if(kept.begin(), kept.end(), covers);
-    if (into != kept.end())
-      into->alsoMatched.push_back(d.rule->id);
-    else
+    auto holds = [](const Diagnosis& k, const Evidence& e) {
+      return std::any_of(k.evidence.begin(), k.evidence.end(),
+                         [&](const Evidence& f) { return f.file == e.file && f.line == e.line; });
+    };
+    std::vector<std::size_t> readers;  // kept diagnoses that hold one of d's lines, in rank order
+    bool allHeld = !d.evidence.empty();
+    for (const auto& e : d.evidence) {
+      bool held = false;
+      for (std::size_t i = 0; i < kept.size(); ++i) {
+        if (!readsMoreSpecifically(kept[i]) || !holds(kept[i], e)) continue;
+        held = true;
+        if (std::find(readers.begin(), readers.end(), i) == readers.end()) readers.push_back(i);
+      }
+      allHeld = allHeld && held;
+    }
+    std::size_t theirHits = 0;
+    for (auto i : readers) theirHits += kept[i].hits;
+    if (allHeld && d.hits <= theirHits) {
+      kept[*std::min_element(readers.begin(), readers.end())].alsoMatched.push_back(d.rule->id);
+    } else {
       kept.push_back(std::move(d));
+    }
   }
   ranked = std::move(kept);
 }

@@ -203,12 +203,14 @@ TEST(UntimedCause, AKernelLineARuleReadTakesItsHostFromSyslog) {
 }
 
 TEST(OneLineOneCause, LessSpecificReadingsOfOneCategoryFoldIntoTheNamedCause) {
-  // One completion error: a retry timeout (0.85), any completion error (0.65), a failed verbs call (0.55).
+  // One completion error: a retry timeout (0.85), any completion error (0.65), a failed verbs call (0.55), a warning
+  // of the IB transport's file (0.45).
   const auto& ds = test::analyzeText(kUntimedRetryError).diagnoses;
   ASSERT_EQ(ds.size(), 1u);
   EXPECT_EQ(ds[0].rule->id, "ib-verbs.completion-error-12-retry");
   EXPECT_EQ(ds[0].alsoMatched,
-            (std::vector<std::string>{"ib-verbs.completion-error-other", "ib-verbs.verbs-call-failed"}));
+            (std::vector<std::string>{"ib-verbs.completion-error-other", "ib-verbs.verbs-call-failed",
+                                      "ib-verbs.ib-transport-warning"}));
   // Low-confidence candidates of one generic line stay apart, each with the check that tells it from the others,
   // two of one category among them.
   const auto ids = test::rankedRuleIds("node1:1:1 [0] NCCL WARN unhandled system error\n");

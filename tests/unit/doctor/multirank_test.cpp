@@ -119,8 +119,8 @@ TEST(DoctorMultiRank, IbLinkCauseFirstWithHcaAndPeerAndTheWatchdogAsItsConsequen
   EXPECT_NE(fix.find("NCCL_IB_TIMEOUT"), std::string::npos) << fix;
   EXPECT_EQ(fix.find("GID_INDEX"), std::string::npos) << fix;
   // One line, one cause: the other ib-verbs readings of the same line are folded into it.
-  EXPECT_EQ(top.alsoMatched,
-            (std::vector<std::string>{"ib-verbs.completion-error-other", "ib-verbs.verbs-call-failed"}));
+  EXPECT_EQ(top.alsoMatched, (std::vector<std::string>{"ib-verbs.completion-error-other", "ib-verbs.verbs-call-failed",
+                                                       "ib-verbs.ib-transport-warning"}));
   for (const auto& d : a.diagnoses) {
     EXPECT_NE(d.rule->id, "ib-verbs.completion-error-12-retry");  // RoCE advice on an IB link
     if (d.rule->category == "ib-verbs") {
