@@ -93,8 +93,8 @@ TEST(DoctorIbCompletion, AFlushAfterARetryTimeoutIsItsConsequence) {
   EXPECT_EQ(ids[1], "ib-verbs.completion-error-5-flushed");
 }
 
-TEST(DoctorIbCompletion, ARecoveredErrorOfNccls230PortFailoverIsNotAFailure) {
-  // With NCCL_IB_RESILIENCY_PORT_FAILOVER=1, NCCL 2.30 logs the completion error at INFO and carries on.
+TEST(DoctorIbCompletion, ARecoveredErrorOfNcclsPortFailoverIsNotAFailure) {
+  // With NCCL_IB_RESILIENCY_PORT_FAILOVER=1, NCCL 2.29.7 and later log the completion error at INFO and carry on.
   EXPECT_EQ(topRule("n3:2817:2930 [3] NCCL INFO NET/IB: ncclIbResiliencyHandleCompletionError: Got completion with "
                     "error (devIndex=1, wc->status=(IBV_WC_RETRY_EXC_ERR)12, wc->opcode=(IBV_WC_RDMA_WRITE)1, "
                     "wc->wr_id=7, wc->qp_num=4711, wc->byte_len=0)\n"
@@ -119,6 +119,32 @@ TEST(DoctorIbCompletion, TheIbTransportsP2pFileIsNotTheP2pTransport) {
   EXPECT_EQ(topRule("n3:2817:2930 [3] transport/net_ib/gin.cc:201 NCCL WARN Unable to use GIN: Peermem is not "
                     "supported, and device 0 does not support DMA-BUF.\n"),
             "ib-verbs.gdr-disabled");
+}
+
+TEST(DoctorIbCompletion, NcclsPortFailoverSaysWhetherTheJobCarriedOn) {
+  // NCCL 2.29.7+ with NCCL_IB_RESILIENCY_PORT_FAILOVER=1: a port of a two-port connection times out and is retired.
+  const std::string retired =
+      completionLines(12, "IBV_WC_RETRY_EXC_ERR")[3] +
+      "n3:2817:2930 [3] transport/net_ib/p2p_resiliency.cc:325 NCCL WARN NET/IB: ncclIbResiliencyHandleDeviceFailure: "
+      "Device 1 marked as failed. Initiating recovery? No (send comm=0x7f00dead0000, outstandingRecovery=0)\n"
+      "n3:2817:2930 [3] NCCL INFO NET/IB: ncclIbResiliencyHandleDeviceFailure: Device 1 was already marked as "
+      "failed.\n";
+  EXPECT_TRUE(test::diagnoses(retired, "ib-verbs.port-failover-survived"));
+  EXPECT_FALSE(test::diagnoses(retired, "ib-verbs.port-failover-exhausted"));
+  // The second port fails too: nothing is left to carry the traffic.
+  const std::string exhausted =
+      retired +
+      "n3:2817:2930 [3] transport/net_ib/p2p_resiliency.cc:61 NCCL WARN NET/IB: ncclIbResiliencyCheckErrorNotFatal: "
+      "The error is fatal (No functional devices left). Cannot continue.\n";
+  EXPECT_TRUE(test::diagnoses(exhausted, "ib-verbs.port-failover-exhausted"));
+  EXPECT_FALSE(test::diagnoses(exhausted, "ib-verbs.port-failover-survived"));
+  // A status failover does not handle is fatal at once, and its own rule still names the cause.
+  const std::string unsupported =
+      completionLines(4, "IBV_WC_LOC_PROT_ERR")[3] +
+      "n3:2817:2930 [3] transport/net_ib/p2p_resiliency.cc:42 NCCL WARN NET/IB: Unsupported completion status "
+      "IBV_WC_LOC_PROT_ERR (4)\n";
+  EXPECT_TRUE(test::diagnoses(unsupported, "ib-verbs.port-failover-exhausted"));
+  EXPECT_TRUE(test::diagnoses(unsupported, "ib-verbs.completion-error-4-protection"));
 }
 
 }  // namespace

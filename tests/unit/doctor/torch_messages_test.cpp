@@ -109,5 +109,18 @@ TEST(DoctorTorchMessages, AStackWaitingInNcclAbortIsAHangInTeardown) {
   EXPECT_NE(std::find(ranked.begin(), ranked.end(), "other.hang-in-comm-abort"), ranked.end());
 }
 
+TEST(DoctorTorchMessages, ATorchWithoutNcclIsNamedWhenALogCollectorWrapsTheMessage) {
+  // Ray's driver log wraps long lines: the message's head ends one line and its tail starts the next. The traceback
+  // shows the raise with the string split in two literals.
+  const std::string ray =
+      "  (worker1, rank=0, pid=395293, ip=10.0.3.25)     raise\n"
+      "  RuntimeError(\"Distributed package doesn't have NCCL \" \"built in\")\n"
+      "  (worker1, rank=0, pid=395293, ip=10.0.3.25) RuntimeError: Distributed\n"
+      "  package doesn't have NCCL built in\n";
+  EXPECT_EQ(topRule(ray), "version-mismatch.torch-backend-not-built");
+  EXPECT_EQ(topRule("RuntimeError(\"Distributed package doesn't have NCCL \" \"built in\")\n"),
+            "version-mismatch.torch-backend-not-built");
+}
+
 }  // namespace
 }  // namespace pf::doctor
