@@ -79,7 +79,7 @@ void foldSameLines(std::vector<Diagnosis>& ranked) {
       return std::any_of(k.evidence.begin(), k.evidence.end(),
                          [&](const Evidence& f) { return f.file == e.file && f.line == e.line; });
     };
-    std::vector<std::size_t> readers;  // kept diagnoses that hold one of d's lines, in rank order
+    std::vector<std::size_t> readers;  // indices (into kept, which is in rank order) of those holding one of d's lines
     bool allHeld = !d.evidence.empty();
     for (const auto& e : d.evidence) {
       bool held = false;
