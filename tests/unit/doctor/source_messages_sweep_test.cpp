@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The second sweep of programs' own messages (docs/doctor-rules.md, "Rules from the programs' own messages"): each
-// line synthetic, laid out as the program prints it, and checked to reach the rule its cause belongs to.
+// The second to fifth sweeps of programs' own messages (docs/doctor-rules.md, "Rules from the programs' own
+// messages"): each line synthetic, laid out as the program prints it, and checked to reach the rule its cause belongs
+// to.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -199,6 +200,57 @@ TEST(DoctorSourceMessages, ContainerRuntimeVerbsLimitAndAbortedConnectionWords) 
             "other.program-misuse");
   EXPECT_EQ(topRule("node1:1:2 [0] misc/argcheck.cc:32 NCCL WARN AllReduce : sendbuff argument is NULL\n"),
             "other.program-misuse");
+}
+
+// A fifth sweep, of what the build and load of a training stack print when its pieces come from different CUDA
+// releases, of the GPU-generation checks of flash-attn and vLLM, of NVIDIA tools' status output and of c10d's own
+// argument checks.
+TEST(DoctorSourceMessages, BuildMismatchesGpuGenerationAndC10dChecks) {
+  EXPECT_EQ(topRule("nvidia-container-cli: requirement error: unsatisfied condition: cuda>=12.4, please update your "
+                    "driver to a newer version, or use an earlier cuda container: unknown.\n"),
+            "version-mismatch.driver-too-old");
+  EXPECT_EQ(topRule("RuntimeError: \nThe detected CUDA version (12.1) mismatches the version that was used to compile\n"
+                    "PyTorch (11.8). Please make sure to use the same CUDA versions.\n"),
+            "version-mismatch.cuda-build-mismatch");
+  EXPECT_EQ(topRule("deepspeed.ops.op_builder.builder.CUDAMismatchException: >- DeepSpeed Op Builder: Installed CUDA "
+                    "version 11.8 does not match the version torch was compiled with 12.1, unable to compile cuda/cpp "
+                    "extensions without a matching cuda version.\n"),
+            "version-mismatch.cuda-build-mismatch");
+  // DeepSpeed accepts a minor-version difference and says so: not a failure.
+  EXPECT_TRUE(rankedRuleIds("Installed CUDA version 12.2 does not match the version torch was compiled with 12.1 but "
+                            "since the APIs are compatible, accepting this combination\n")
+                  .empty());
+  EXPECT_EQ(topRule("nvcc fatal   : Unsupported gpu architecture 'compute_90'\n"),
+            "version-mismatch.cuda-build-mismatch");
+  EXPECT_EQ(topRule("ImportError: /usr/local/lib/python3.10/dist-packages/nvidia/cusparse/lib/libcusparse.so.12: "
+                    "undefined symbol: __nvJitLinkComplete_12_4, version libnvJitLink.so.12\n"),
+            "version-mismatch.symbol-missing");
+  EXPECT_EQ(topRule("ModuleNotFoundError: No module named 'torch._six'\n"), "version-mismatch.python-api-skew");
+  EXPECT_EQ(topRule("RuntimeError: FlashAttention only supports Ampere GPUs or newer.\n"),
+            "version-mismatch.gpu-too-old-for-kernel");
+  EXPECT_EQ(topRule("ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. Your "
+                    "Tesla T4 GPU has compute capability 7.5.\n"),
+            "version-mismatch.gpu-too-old-for-kernel");
+  EXPECT_EQ(topRule("UserWarning: CUDA initialization: CUDA unknown error - this may be due to an incorrectly set up "
+                    "environment, e.g. changing env variable CUDA_VISIBLE_DEVICES after program start.\n"),
+            "cuda.unknown-error");
+  EXPECT_EQ(topRule("RuntimeError: received 0 items of ancdata\n"), "resource-limits.too-many-open-files");
+  EXPECT_EQ(topRule("GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-5d1c)\n\t Link 0: <inactive>\n\t Link 1: <inactive>\n"),
+            "p2p.nvlink-inactive");
+  // A weak sign: any failure the log names ranks first.
+  EXPECT_EQ(topRule("\t Link 0: <inactive>\nnode1:1:2 [0] NCCL WARN Cuda failure 'peer access is not supported "
+                    "between these two devices'\n"),
+            "p2p.peer-access-unsupported");
+  EXPECT_EQ(topRule("[rank1]:[E325 17:13:23.163175227 ProcessGroupGloo.cpp:145] Rank 1 successfully reached "
+                    "monitoredBarrier, but received errors while waiting for send/recv from rank 0. Please check rank "
+                    "0 logs for faulty rank.\n"),
+            "timeout-hang.monitored-barrier");
+  EXPECT_EQ(topRule("RuntimeError: ProcessGroupNCCL does not support recvAnysource\n"), "other.program-misuse");
+  EXPECT_EQ(topRule("ValueError: Invalid process group specified\n"), "other.program-misuse");
+  EXPECT_EQ(
+      topRule("TypeError: Invalid function argument. Expected parameter `tensor_list` of type List[torch.Tensor]\n"),
+      "other.program-misuse");
+  EXPECT_EQ(topRule("ValueError: Tensor list must be nonempty\n"), "other.program-misuse");
 }
 
 }  // namespace
