@@ -55,6 +55,18 @@ InfoLine InfoExtractor::classify(const NormView& l, std::uint32_t tapMask) {
     c.hash = TextIds::hashOf(v);
     return is(InfoLine::kVersion, v);
   }
+  // The kinds told by text id carry the text's hash.
+  auto byText = [&](InfoLine::Kind kind, std::string_view part) {
+    c.hash = TextIds::hashOf(part);
+    return is(kind, part);
+  };
+  // NCCL's interface lines are read without NCCL's prefix too: their words are NCCL's own, and pastes often lose the
+  // prefix ("INFO NET/Socket : Using" followed by one entry per line).
+  const bool ifLine = hasTap(4, "Bootstrap : Using") || hasTap(5, "NET/Socket : Using");
+  auto interfaces = [&] {
+    return byText(lineHolds(t, "Bootstrap") ? InfoLine::kBootstrap : InfoLine::kSocket, after(t, "Using"));
+  };
+  if (ifLine && l.level.empty()) return interfaces();
   if (!equals(l.level, "INFO") && !equals(l.level, "WARN")) return is(InfoLine::kNone);
   // Transport lines are most of an INFO log. Every format prints them as "Channel ..." or (NCCL 2.4-2.6)
   // "NCCL INFO Ring ...", so the other lines skip the search for " via ".
@@ -65,11 +77,6 @@ InfoLine InfoExtractor::classify(const NormView& l, std::uint32_t tapMask) {
     c.flag = lineHolds(via, "GDRDMA");
     return is(InfoLine::kTransport, transportName(via));
   }
-  // The kinds told by text id carry the text's hash.
-  auto byText = [&](InfoLine::Kind kind, std::string_view part) {
-    c.hash = TextIds::hashOf(part);
-    return is(kind, part);
-  };
   if (hasTap(1, "cudaDriverVersion")) return is(InfoLine::kDriver, after(t, "cudaDriverVersion"));
   if (hasTap(2, "NET/Plugin")) {
     if (lineHolds(t, "No plugin found") || lineHolds(t, "using internal")) return is(InfoLine::kPluginInternal);
@@ -77,8 +84,7 @@ InfoLine InfoExtractor::classify(const NormView& l, std::uint32_t tapMask) {
     return is(InfoLine::kProcess);
   }
   if (hasTap(3, "Using network ")) return byText(InfoLine::kNetwork, after(t, "Using network "));
-  if (hasTap(4, "Bootstrap : Using") || hasTap(5, "NET/Socket : Using"))
-    return byText(lineHolds(t, "Bootstrap") ? InfoLine::kBootstrap : InfoLine::kSocket, after(t, "Using"));
+  if (ifLine) return interfaces();
   if (const std::size_t ib = (tapMask >> 6) & 1u ? findInLine(t, kIbUsing) : std::string_view::npos;
       ib != std::string_view::npos)
     return byText(InfoLine::kIbUsing, t.substr(ib + kIbUsing.size()));

@@ -16,6 +16,13 @@
 #include "nccl_versions.hpp"
 
 namespace pf::doctor {
+namespace {
+
+bool isBlank(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
+}
+
+}  // namespace
 
 // The order is relied upon: classify() names taps by index (hasTap), and normalizer_test checks those indexes.
 
@@ -70,9 +77,30 @@ void InfoExtractor::noteVersionSeen(std::string_view v, LineEvidence& ev) {
 }
 
 void InfoExtractor::nextLine(std::string_view raw) {
+  if (pendingIfs_.active) {
+    // Bounded: a crafted log of a million entry lines keeps the first few hundred.
+    constexpr std::size_t kMaxListBytes = 16 << 10;
+    if (isInterfaceEntryLine(raw)) {
+      if (pendingIfs_.list.size() < kMaxListBytes) pendingIfs_.list.append(" ").append(raw);
+      return;
+    }
+    finishPendingInterfaces();
+  }
+  if (!p2pSample_.wantsNextLine()) return;
   // Rare (a sample's matrix rows): an owned normalisation is simpler than the view's ASCII-only contract.
   const NormLine l = normalizeLine(raw);
   p2pSample_.nextLine(l.text);
+}
+
+void InfoExtractor::finishPendingInterfaces() {
+  pendingIfs_.active = false;
+  if (pendingIfs_.list.empty()) return;
+  // The evidence shows the entries too, within the 400 bytes an evidence text keeps.
+  Evidence& e = pendingIfs_.ev;
+  if (e.text.size() < 400) e.text.append(pendingIfs_.list, 0, 400 - e.text.size());
+  LineEvidence ev(e);
+  noteInterfaces(pendingIfs_.kind, pendingIfs_.who, pendingIfs_.list, TextIds::hashOf(pendingIfs_.list), ev);
+  pendingIfs_.list.clear();
 }
 
 void InfoExtractor::feed(const NormLine& line, const Evidence& ev) {
@@ -85,6 +113,8 @@ void InfoExtractor::feed(const NormView& l, LineEvidence& ev, std::uint32_t tapM
 }
 
 void InfoExtractor::apply(const NormView& l, const InfoLine& c, LineEvidence& ev) {
+  // Any line the extractor reads ends a list being gathered line by line.
+  if (pendingIfs_.active) finishPendingInterfaces();
   const std::string_view t = l.text;
   const std::string_view part = t.substr(std::min<std::size_t>(c.at, t.size()), c.len);
   if (c.kind == InfoLine::kCall) {
@@ -175,7 +205,13 @@ void InfoExtractor::apply(const NormView& l, const InfoLine& c, LineEvidence& ev
       ev.copyTo(p().networkEvidence);
       break;
     case InfoLine::kBootstrap:
-    case InfoLine::kSocket: noteInterfaces(c.kind == InfoLine::kBootstrap ? 1 : 2, who, part, c.hash, ev); break;
+    case InfoLine::kSocket:
+      if (isBlank(part)) {
+        pendingIfs_ = {true, c.kind == InfoLine::kBootstrap ? 1 : 2, who, ev.get(), {}};
+        break;
+      }
+      noteInterfaces(c.kind == InfoLine::kBootstrap ? 1 : 2, who, part, c.hash, ev);
+      break;
     case InfoLine::kIbUsing: noteHcas(who, part, c.hash, ev); break;
     case InfoLine::kIbNoDevice:
       if (!recentOf(who).ibNoDevice) {
@@ -218,6 +254,7 @@ void InfoExtractor::apply(const NormView& l, const InfoLine& c, LineEvidence& ev
 }
 
 void InfoExtractor::finish() {
+  if (pendingIfs_.active) finishPendingInterfaces();
   fillProcessLists();
   deriveSingleNodeP2p();
   if (!ibLinkEvidence_.empty() && !sawRoce_) facts_[fact::kIbLinkLayer] = ibLinkEvidence_;

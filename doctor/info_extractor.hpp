@@ -95,8 +95,12 @@ class InfoExtractor {
   }
   /// Whether the line after the last one fed is wanted although it holds no tap (a CUDA sample's matrix rows);
   /// the scanner then passes it, raw, to nextLine().
-  bool wantsNextLine() const { return p2pSample_.wantsNextLine(); }
+  bool wantsNextLine() const { return p2pSample_.wantsNextLine() || pendingIfs_.active; }
   void nextLine(std::string_view raw);
+  /// The end of one input: a list gathered line by line ends with it.
+  void endInput() {
+    if (pendingIfs_.active) finishPendingInterfaces();
+  }
   /// Derives facts and flags; call once after the last feed().
   void finish();
 
@@ -234,6 +238,16 @@ class InfoExtractor {
   NcclTestsOutput ncclTests_;
   CollectiveCalls calls_;
   P2pSampleOutput p2pSample_;
+  // A "Bootstrap : Using" / "NET/Socket : Using" line with nothing after "Using": its entries follow one per line
+  // (a paste or a log collector broke the line), gathered here until a line that is not one, then read as the list.
+  struct PendingInterfaces {
+    bool active = false;
+    int kind = 0;
+    std::uint32_t who = 0;
+    Evidence ev;
+    std::string list;
+  } pendingIfs_;
+  void finishPendingInterfaces();
 };
 
 }  // namespace pf::doctor

@@ -19,5 +19,8 @@ std::string ifName(std::string tok);
 bool isVirtual(const std::string& ifn);
 /// The interfaces (or, with `hca`, the HCA ports) after "Using ", up to a ';'.
 std::vector<std::string> interfaceList(std::string_view rest, bool hca);
+/// A line that holds only entries of such a list ("[12]veth6163fba:fe80::b878%veth6163fba<0>"): what is left of a
+/// "Using" line that a paste or a log collector broke into one entry per line.
+bool isInterfaceEntryLine(std::string_view line);
 
 }  // namespace pf::doctor

@@ -77,6 +77,7 @@ void LogScanner::beginInput(const std::string& name) {
 }
 
 void LogScanner::endInput() {
+  info.endInput();
   if (inputBytes_ == 0) emptyInputs.push_back(file_);
   bytes += inputBytes_;
   lines += inputLines_ + (inputBytes_ > 0 && !endsWithNewline_);

@@ -181,5 +181,25 @@ TEST(DoctorStartupLogs, ContainerPluginAndTunnelInterfacesAreNotTheNodesNic) {
     EXPECT_EQ(test::topRule(bootstrapOn(ifn)), "(none)") << ifn;
 }
 
+// A paste (or a log collector) that broke NCCL's interface list into one entry per line, the prefix lost too: the
+// entries that follow "Using" are the list, up to the first line that is not one.
+TEST(DoctorStartupLogs, InterfaceListBrokenIntoOneEntryPerLine) {
+  const std::string broken =
+      "INFO NET/Socket : Using\n[0]bond0:192.168.1.161<0>\n[1]br-05ab815fa14e:172.19.0.1<0>\n"
+      "[2]veth6163fba:fe80::b878:6cff:fe52:abe2%veth6163fba<0> \n"
+      "torch.distributed.DistBackendError: NCCL error\n";
+  Analysis a = test::analyzeText(broken);
+  ASSERT_EQ(a.info.processes().size(), 1u);
+  EXPECT_EQ(a.info.processes().begin()->second.socketIfs,
+            (std::vector<std::string>{"bond0", "br-05ab815fa14e", "veth6163fba"}));
+  ASSERT_FALSE(a.diagnoses.empty());
+  EXPECT_EQ(a.diagnoses[0].rule->id, "network-interface.virtual-interface-selected");
+  EXPECT_NE(a.diagnoses[0].evidence.at(0).text.find("[2]veth6163fba"), std::string::npos);
+  // A node's own NICs only: nothing to say. A line that is not an entry ends the list.
+  EXPECT_EQ(test::topRule("n1:1:1 [0] NCCL INFO NET/Socket : Using\n[0]ens5:10.0.0.5<0>\nTraining started\n"
+                          "[1]veth0:10.9.0.1<0>\n"),
+            "(none)");
+}
+
 }  // namespace
 }  // namespace pf::doctor
