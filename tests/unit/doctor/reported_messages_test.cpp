@@ -117,6 +117,80 @@ TEST(DoctorReportedMessages, FrameworksAboveNccl) {
             "cuda.device-side-assert");
 }
 
+// Configuration the frameworks check before any communication: parallel sizes, batch sizes, the rendezvous endpoint,
+// a backend's unsupported reduction, TensorFlow's collective setup order, and the launchers' exit codes.
+TEST(DoctorReportedMessages, ConfigurationChecksAndLauncherExitCodes) {
+  EXPECT_EQ(topRule("AssertionError: Number of layers should be divisible by the pipeline model parallel size\n"),
+            "other.parallel-config-invalid");
+  EXPECT_EQ(
+      topRule("RuntimeError: decoder world_size (4) is not divisible by expert_tensor_model_pipeline_parallel size "
+              "(8)\n"),
+      "other.parallel-config-invalid");
+  EXPECT_EQ(topRule("AssertionError: Check batch related parameters. train_batch_size is not equal to "
+                    "micro_batch_per_gpu * gradient_acc_step * world_size 1028 != 32 * 1 * 32\n"),
+            "other.parallel-config-invalid");
+  EXPECT_EQ(topRule("AssertionError: MPI world size 16 does not match torch world size 8\n"),
+            "rendezvous.ranks-disagree-on-world");
+  // A paste that broke the message in two keeps its first half.
+  EXPECT_EQ(topRule("ValueError: The hostname of the rendezvous endpoint '127.0.0.1':10764'\nmust be a dot-separated "
+                    "list of labels, an IPv4 address, or an IPv6 address.\n"),
+            "rendezvous.endpoint-malformed");
+  EXPECT_EQ(topRule("RuntimeError: SMDDP does not support: ReduceOp\n"), "other.program-misuse");
+  EXPECT_EQ(topRule("RuntimeError: Collective ops must be configured at program startup\n"), "other.program-misuse");
+  EXPECT_EQ(topRule("Error: failed to run torchrun --nproc_per_node=2 --nnodes=2 --node_rank=1 pretrain.py on "
+                    "192.168.1.12, is localhost: False, exception: not a valid RSA private key file\n"),
+            "rendezvous.ssh-launch-failed");
+  EXPECT_EQ(topRule("ERROR:composer.cli.launcher:Global rank 0 (PID 208865) exited with code -11\n"),
+            "other.process-crashed");
+  EXPECT_EQ(topRule("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -7) local_rank: 2 (pid: 94) "
+                    "of binary: /usr/bin/python\n"),
+            "shm.bus-error");
+  EXPECT_EQ(topRule(" {'CPU': 1.0, 'GPU': 0.9} * 3 (STRICT_PACK): 1+ pending placement groups\n"),
+            "rendezvous.ray-placement-pending");
+}
+
+// The machine under the job: the NVIDIA driver and Fabric Manager, DCGM and nvbandwidth, GPUDirect's kernel modules,
+// the mlx5 driver, PCIe error reporting.
+TEST(DoctorReportedMessages, HardwareDriversAndFabricTools) {
+  EXPECT_EQ(topRule("Unable to determine the device handle for GPU 0000:0B:00.0: Unknown Error\n"),
+            "cuda.gpu-hardware-fault");
+  EXPECT_EQ(topRule("[   24.302465] NVRM: GPU6 _kgspIsHeartbeatTimedOut: Heartbeat timed out, currentTimeMs 812751949 "
+                    "diff 6070 timeout 5200\n"),
+            "cuda.xid-gpu-firmware");
+  EXPECT_EQ(topRule("Nov 15 14:15:47 n1 nv-fabricmanager[4177]: request to query NVSwitch device information from "
+                    "NVSwitch driver failed with error:WARNING Nothing to do [NV_WARN_NOTHING_TO_DO]\n"),
+            "cuda.fabric-manager-not-running");
+  EXPECT_EQ(topRule("| Warning | GPU 0's NvLink link 0 is currently down |\n"), "p2p.nvlink-inactive");
+  EXPECT_EQ(topRule("Running one_to_all_read_sm.\n Invalid value when checking the pattern at <0x7fac6200e480>\n"),
+            "p2p.sample-verification-failed");
+  EXPECT_EQ(topRule("modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n[Tue Sep  8 17:16:02 2026] "
+                    "nvidia_peermem: disagrees about version of symbol ib_register_peer_memory_client\n"),
+            "ib-verbs.gdr-disabled");
+  EXPECT_EQ(topRule("GDRCOPY library \"libgdrapi.so\" unable to open GDR driver, is gdrdrv.ko loaded?\n"),
+            "ib-verbs.gdrcopy-failed");
+  EXPECT_EQ(topRule("[14280.445226] mlx5_core 0000:61:00.0: wait_func:1132:(pid 141181): CREATE_DCT(0x710) timeout. "
+                    "Will cause a leak of a command resource\n[14280.445220] mlx5_core 0000:61:00.0: "
+                    "wait_func_handle_exec_timeout:1104:(pid 141183): cmd[22]: CREATE_DCT(0x710) No done completion\n"),
+            "ib-verbs.async-fatal-event");
+  EXPECT_EQ(topRule("E0331 12:03:04.222625 56060 rdma_endpoint.cpp:385] [Handshake] Failed to modify QP to RTR, check "
+                    "mtu, gid, peer lid, peer qp num: Connection timed out [110]\n"),
+            "ib-verbs.modify-qp-gid");
+  EXPECT_EQ(topRule("Failed loading kernel module mlx5_ib:[FAILED]\n"), "ib-verbs.no-rdma-device");
+  EXPECT_EQ(topRule("[  942.180239] pcieport 0000:00:1c.4: PCIe Bus Error: severity=Uncorrected (Fatal), "
+                    "type=Transaction Layer, id=00e4(Receiver ID)\n"),
+            "other.pcie-fatal-error");
+  // The GPU that dropped off behind the port is the finding; the port's error comes with it.
+  const auto ids = rankedRuleIds(
+      "[74889.542044] pcieport 0000:00:02.0: PCIe Bus Error: severity=Uncorrected (Fatal), "
+      "type=Transaction Layer\n[74890.1] NVRM: Xid (PCI:0000:03:00): 79, pid=0, GPU has "
+      "fallen off the bus.\n");
+  ASSERT_FALSE(ids.empty());
+  EXPECT_EQ(ids.front(), "cuda.gpu-hardware-fault");
+  EXPECT_EQ(topRule("Running multinode_device_to_device_memcpy_read_ce.\n[CUDA_ERROR_NOT_PERMITTED] operation not "
+                    "permitted in expression cuMemCreate(&handle, size, &prop, 0 ) on worker-0, rank = 0\n"),
+            "other.mnnvl-imex");
+}
+
 // NCCL discards a connection whose handshake is not its own: a weak sign, below any failure the log names.
 TEST(DoctorReportedMessages, ForeignConnectionToNcclsPortIsWeak) {
   const std::string stray =
