@@ -6,6 +6,7 @@
 // as that program prints it, and checked to reach the rule its cause belongs to.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "test_util.hpp"
@@ -147,6 +148,11 @@ TEST(DoctorReportedMessages, ConfigurationChecksAndLauncherExitCodes) {
             "shm.bus-error");
   EXPECT_EQ(topRule(" {'CPU': 1.0, 'GPU': 0.9} * 3 (STRICT_PACK): 1+ pending placement groups\n"),
             "rendezvous.ray-placement-pending");
+  // torch elastic's teardown after the store's host exited is not a rendezvous that failed.
+  const auto teardown = rankedRuleIds(
+      "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'n4_3882442_0' has failed to shutdown "
+      "the rendezvous '9987b766' due to an error of type RendezvousConnectionError.\n");
+  EXPECT_EQ(std::count(teardown.begin(), teardown.end(), "rendezvous.cannot-reach-master"), 0);
 }
 
 // The machine under the job: the NVIDIA driver and Fabric Manager, DCGM and nvbandwidth, GPUDirect's kernel modules,
