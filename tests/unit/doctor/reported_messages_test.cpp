@@ -54,6 +54,8 @@ TEST(DoctorReportedMessages, LaunchersSchedulersAndContainerHooks) {
             "other.slurm-node-failure");
   EXPECT_EQ(topRule("An PRRTE daemon has unexpectedly failed after launch and before\ncommunicating back to mpirun.\n"),
             "rendezvous.launcher-daemons");
+  EXPECT_EQ(topRule("srun: error: Task launch for 36.0 failed on node cn131: Job credential expired\n"),
+            "rendezvous.launcher-daemons");
   EXPECT_EQ(topRule("INFO 06-07 18:13:55 ray_utils.py:464] Waiting for creating a placement group of specs for 150 "
                     "seconds. specs=[{'GPU': 1.0}, {'GPU': 1.0}].\n"),
             "rendezvous.ray-placement-pending");
