@@ -93,8 +93,8 @@ class InfoExtractor {
   void prefetch(const NormView& line, const InfoLine& c) const {
     if (c.hostHash != 0) procs_.prefetch(c.hostHash, line.pid);
   }
-  /// Whether the line after the last one fed is wanted although it holds no tap (a CUDA sample's matrix rows);
-  /// the scanner then passes it, raw, to nextLine().
+  /// Whether the line after the last one fed is wanted although it holds no tap (a CUDA sample's matrix rows, the
+  /// entries of an interface list broken one per line); the scanner then passes it, raw, to nextLine().
   bool wantsNextLine() const { return p2pSample_.wantsNextLine() || pendingIfs_.active; }
   void nextLine(std::string_view raw);
   /// The end of one input: a list gathered line by line ends with it.
