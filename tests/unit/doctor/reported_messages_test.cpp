@@ -112,6 +112,14 @@ TEST(DoctorReportedMessages, FrameworksAboveNccl) {
             "other.checkpoint-layout-mismatch");
   EXPECT_EQ(topRule("Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:143 'invalid resource handle'\n"),
             "p2p.vllm-custom-allreduce");
+  EXPECT_EQ(topRule("RuntimeError: : CUDASymmetricMemory requires pidfd_open\n"),
+            "version-mismatch.symmetric-memory-pidfd");
+  EXPECT_EQ(topRule("(NCCLUniqueIDStore pid=20074) WARNING util.py:40 -- The NCCL ID has not been set yet for store "
+                    "8bc1988a70fcaa3488d695fadf10ff09.\n"),
+            "timeout-hang.rank0-late-for-nccl-init");
+  EXPECT_EQ(topRule("> Additional GRPC error information from remote target unknown_target_for_coordination_leader "
+                    "while calling /tensorflow.CoordinationService/RegisterTask:\n"),
+            "rendezvous.cannot-reach-master");
   EXPECT_EQ(topRule("RuntimeError: Lightning can't create new processes if CUDA is already initialized. Did you "
                     "manually call `torch.cuda.*` functions?\n"),
             "cuda.forked-cuda-init");
