@@ -2,6 +2,8 @@
 // Copyright (c) 2026 The Preflight authors
 #include "interface_lists.hpp"
 
+#include <algorithm>
+
 namespace pf::doctor {
 
 // Whitespace-separated words (a hand loop: an istringstream costs a locale look-up per word, which showed
@@ -51,24 +53,15 @@ std::vector<std::string> interfaceList(std::string_view rest, bool hca) {
 }
 
 bool isInterfaceEntryLine(std::string_view line) {
-  std::size_t entries = 0;
-  for (std::size_t i = 0; i < line.size();) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    if (i == line.size()) break;
-    std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+  // Only asked after a "Using" line with nothing after it: the words' allocations do not matter there.
+  const std::vector<std::string> ws = words(line.substr(0, line.find_last_not_of("\r\n") + 1));
+  return !ws.empty() && std::all_of(ws.begin(), ws.end(), [](const std::string& w) {
     // "[N]" and a name, then ':' and an address, ending in "<port>".
-    const std::string_view w = line.substr(i, j - i);
     std::size_t k = 1;
     while (k < w.size() && w[k] >= '0' && w[k] <= '9') ++k;
-    const bool entry = w.size() > 4 && w[0] == '[' && k > 1 && k < w.size() && w[k] == ']' &&
-                       w.find(':', k + 2) != std::string_view::npos && w.back() == '>' &&
-                       w.find('<', k) != std::string_view::npos;
-    if (!entry) return false;
-    ++entries;
-    i = j;
-  }
-  return entries > 0;
+    return w.size() > 4 && w[0] == '[' && k > 1 && k < w.size() && w[k] == ']' &&
+           w.find(':', k + 2) != std::string::npos && w.back() == '>' && w.find('<', k) != std::string::npos;
+  });
 }
 
 }  // namespace pf::doctor
