@@ -220,5 +220,108 @@ TEST(DoctorReportedMessages, ForeignConnectionToNcclsPortIsWeak) {
   EXPECT_EQ(ids.front(), "ib-verbs.completion-error-12-retry");
 }
 
+// JAX/XLA's coordination service, TensorFlow's collectives, Transformer Engine's userbuffers, pyxis/enroot and
+// NVSHMEM's bootstrap: the seventh sweep (docs/doctor-rules.md).
+TEST(DoctorReportedMessages, TrainingStacksBesideNccl) {
+  const auto restarted = rankedRuleIds(
+      "2025-04-05 18:39:10.837611: E "
+      "external/xla/xla/tsl/distributed_runtime/coordination/coordination_service.cc:962] "
+      "/job:jax_worker/replica:0/task:1 unexpectedly tried to connect with a different incarnation. It has likely "
+      "restarted.\n2025-04-05 18:39:10.838153: F external/xla/xla/pjrt/distributed/client.h:80] Terminating process "
+      "because the JAX distributed service detected fatal errors. This most likely indicates that another task died\n");
+  ASSERT_EQ(restarted.size(), 2u);
+  EXPECT_EQ(restarted[0], "rendezvous.xla-task-restarted");
+  EXPECT_EQ(restarted[1], "timeout-hang.xla-task-lost");  // the others stopping is its consequence
+  EXPECT_EQ(topRule("E1009 coordination_service.cc:1170] /job:jax_worker/replica:0/task:3 has been set to ERROR in "
+                    "coordination service: UNAVAILABLE: Task /job:jax_worker/replica:0/task:3 heartbeat timeout. This "
+                    "indicates that the remote task has failed, got preempted, or crashed unexpectedly.\n"),
+            "timeout-hang.xla-task-lost");
+  EXPECT_EQ(topRule("2018-09-19 20:50:08.294697: W tensorflow/core/common_runtime/base_collective_executor.cc:203] "
+                    "BaseCollectiveExecutor::StartAbort Out of range: End of sequence\n"),
+            "timeout-hang.tf-input-exhausted");
+  EXPECT_EQ(
+      topRule("AssertionError: CUDA device, driver and/or toolkit version does not support comm+GEMM overlap with "
+              "CUDA Multicast. Launch app with UB_SKIPMC=1 to try CUDA IPC instead.\n"),
+      "version-mismatch.te-userbuffers-multicast");
+  EXPECT_EQ(topRule("RuntimeError: /opt/te/transformer_engine/pytorch/csrc/userbuffers/userbuffers-host.cpp:208 in "
+                    "function create_communicator_grouped2: CUDA Error: operation not supported\n"),
+            "version-mismatch.te-userbuffers-multicast");
+  EXPECT_EQ(
+      topRule("Failed, NCCL error /opt/te/transformer_engine/pytorch/csrc/userbuffers/userbuffers-host.cpp:223 ''\n"),
+      "other.te-userbuffers-bootstrap");
+  EXPECT_EQ(
+      topRule("slurmstepd: error: pyxis: failed to import docker image\nslurmstepd: error: pyxis:     [ERROR] URL "
+              "https://registry-1.docker.io/v2/myregistry.azurecr.io/team/image/manifests/latest returned error "
+              "code: 401 Unauthorized\n"),
+      "other.container-image-import");
+  EXPECT_EQ(
+      topRule("/opt/nvshmem/include/host/nvshmemx_api.h:63: non-zero status: 7: Connection timed out, exiting...\n"
+              "aborting due to error in nvshmemi_init_thread\n"),
+      "network-interface.nvshmem-bootstrap");
+  // Bootstrap messages of unexpected sizes are two builds or drivers that disagree, not an unreachable peer.
+  EXPECT_FALSE(
+      test::diagnoses("/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message "
+                      "truncated : received 36 bytes instead of 1\nConnection timed out in nvshmem bootstrap\n",
+                      "network-interface.nvshmem-bootstrap"));
+}
+
+// The seventh sweep's second part: threads on EFA, peer paths, library versions and API use that the first six sweeps'
+// rules did not read.
+TEST(DoctorReportedMessages, FabricPeerPathsLibraryVersionsAndApiUse) {
+  EXPECT_EQ(
+      topRule("A process has executed an operation involving a call\nto the fork() system call to create a child "
+              "process.\nAs a result, the libfabric EFA provider is operating in\na condition that could result in "
+              "memory corruption or\nother system errors.\n"),
+      "efa-libfabric.fork-unsafe");
+  EXPECT_EQ(
+      topRule("FI_EFA_USE_DEVICE_RDMA=1 was set by user, but EFA device has no rdma-read capability.  Application "
+              "will abort().\n"),
+      "efa-libfabric.no-rdma-read");
+  EXPECT_EQ(
+      topRule("libfabric:718892:1658904526::efa:mr:efa_mr_regattr():632<warn> Unable to register MR: Cannot allocate "
+              "memory\n"),
+      "efa-libfabric.ofi-memory-registration");
+  EXPECT_EQ(topRule("Registering memory... Error: LibfabricError: code -93 (\"Protocol not supported\"), context: "
+                    "fi_mr_regattr\n"),
+            "efa-libfabric.ofi-gpu-registration");
+  EXPECT_EQ(
+      topRule("create_nccl_ofi_component:459 NCCL WARN NET/OFI Couldn't open AV. RC: -22, ERROR: Invalid argument\n"),
+      "efa-libfabric.ofi-call-failed");
+  EXPECT_EQ(topRule("Failed: /home/runner/work/vllm/vllm/csrc/custom_all_reduce.cuh:310 'invalid argument'\n"),
+            "p2p.vllm-custom-allreduce");
+  EXPECT_EQ(topRule("host:2274:2274 [0] allocator.cc:89 (ncclMemAlloc) NCCL WARN Cuda failure 205 'mapping of buffer "
+                    "object failed'\n"),
+            "p2p.bar-mapping-failed");
+  EXPECT_EQ(
+      topRule("(VllmWorker rank=0 pid=1) INFO 05-01 shm_broadcast.py:430] No available shared memory broadcast block "
+              "found in 60 seconds. This typically happens when some processes are hanging.\n"),
+      "timeout-hang.vllm-worker-stuck");
+  EXPECT_EQ(
+      topRule("E1027 15:10:59.012564 3266428 cuda_dnn.cc:456] Loaded runtime CuDNN library: 9.10.1 but source was "
+              "compiled with: 9.13.1.\n"),
+      "version-mismatch.cuda-build-mismatch");
+  EXPECT_EQ(
+      topRule("CUDA backend failed to initialize: Found cuDNN version 8600, but JAX was built against version 8906, "
+              "which is newer.\n"),
+      "version-mismatch.cuda-build-mismatch");
+  EXPECT_EQ(
+      topRule("ImportError: /opt/venv/lib/python3.12/site-packages/transformer_engine/transformer_engine_torch.so: "
+              "undefined symbol: _ZNK3c106SymInt6sym_neERKS0_\n"),
+      "version-mismatch.symbol-missing");
+  EXPECT_EQ(topRule("ERROR 10-18 14:42:48 pynccl_wrapper.py:196] Failed to load NCCL library from libnccl.so.2 .It is "
+                    "expected if you are not running on NVIDIA/AMD GPUs.\n"),
+            "version-mismatch.shared-library-missing");
+  EXPECT_EQ(topRule("torch.Size([4097, 512]) is not divisible by FSDP world size 128.\n"),
+            "other.parallel-config-invalid");
+  EXPECT_EQ(topRule("#0-0 (fa93daea854b060b) MISMATCH\n  Communicator ranks have different AllGather operation counts\n"
+                    "  30 ranks have launched up to operation 640\n  2 ranks have launched up to operation 641\n"),
+            "timeout-hang.ras-operation-counts-differ");
+  EXPECT_EQ(
+      topRule("[rank0]:[W522 22:27:03.825695149 ProcessGroupNCCL.cpp:4789] [PG ID 0 PG GUID 0 Rank 0]  using GPU 0 "
+              "as device used by this process is currently unknown. This can potentially cause a hang if this "
+              "rank to GPU mapping is heterogeneous.\n"),
+      "cuda.barrier-device-unknown");
+}
+
 }  // namespace
 }  // namespace pf::doctor

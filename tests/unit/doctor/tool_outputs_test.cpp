@@ -7,7 +7,9 @@
 // made up for the tests.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "test_util.hpp"
 
@@ -149,6 +151,41 @@ TEST(DoctorToolOutputs, AWrongRowWithoutItsFooterIsWrongResults) {
       "    1048576        262144   float     sum    0.421   2.49   3.32    5e-07    0.418   "
       "2.51   3.34    2e+00\n";
   EXPECT_TRUE(hasFact(test::analyzeText(oldLayout), "nccl_tests_wrong_results"));
+}
+
+// nvidia-smi -q and lspci -vv, as a node's administrator pastes them: only the fields that say something is wrong are
+// findings. The layouts are nvidia-smi's (a section name, then its fields padded to one column before " : ") and
+// pciutils' (LnkCap/LnkSta).
+std::string smiSection(const std::string& name, std::initializer_list<std::pair<std::string, std::string>> fields) {
+  std::string out = "    " + name + "\n";
+  for (const auto& [field, value] : fields)
+    out += "        " + field + std::string(34 - field.size(), ' ') + ": " + value + "\n";
+  return out;
+}
+
+TEST(DoctorToolOutputs, NodeReportsNameOnlyTheFieldsThatAreFaults) {
+  EXPECT_EQ(test::topRule(smiSection("Remapped Rows", {{"Correctable Error", "0"},
+                                                       {"Uncorrectable Error", "4"},
+                                                       {"Pending", "Yes"},
+                                                       {"Remapping Failure Occurred", "No"}})),
+            "cuda.gpu-memory-remap-pending");
+  EXPECT_EQ(test::topRule(smiSection("GPU Reset Status", {{"Reset Required", "Yes"}})),
+            "cuda.gpu-memory-remap-pending");
+  EXPECT_EQ(test::topRule(smiSection("Fabric", {{"State", "In Progress"}, {"Status", "N/A"}, {"CliqueId", "N/A"}})),
+            "cuda.gpu-fabric-not-ready");
+  const std::string lnkCap = "\t\tLnkCap:\tPort #0, Speed 32GT/s, Width x16, ASPM not supported\n";
+  EXPECT_EQ(test::topRule(lnkCap + "\t\tLnkSta:\tSpeed 32GT/s, Width x8 (downgraded)\n"), "other.pcie-link-degraded");
+  EXPECT_EQ(test::topRule("\t\tLnkSta:\tSpeed 2.5GT/s, Width x0, TrErr- Train- SlotClk+ DLActive- BWMgmt-\n"),
+            "other.pcie-link-degraded");
+  // A healthy GPU's report: ECC's "Pending" mode, no pending repair, a completed fabric registration, an idle GPU's
+  // link at a lower speed but its full width.
+  const std::string healthy =
+      smiSection("ECC Mode", {{"Current", "Enabled"}, {"Pending", "Enabled"}}) +
+      smiSection("Remapped Rows",
+                 {{"Correctable Error", "0"}, {"Pending", "No"}, {"Remapping Failure Occurred", "No"}}) +
+      smiSection("Fabric", {{"State", "Completed"}, {"Status", "Success"}, {"Summary", "Healthy"}}) + lnkCap +
+      "\t\tLnkSta:\tSpeed 2.5GT/s (downgraded), Width x16 (ok)\n";
+  EXPECT_TRUE(test::rankedRuleIds(healthy).empty());
 }
 
 }  // namespace
