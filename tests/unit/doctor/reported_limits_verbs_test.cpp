@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright (c) 2026 The Preflight authors
+//
+// The seventh sweep's last round (docs/doctor-rules.md): shared memory and resource limits as PyTorch, Ray and the
+// launchers report them, and the RDMA stack's tools (perftest, Open MPI's openib BTL, UCX, NVSHMEM) as users paste
+// them. Every line is synthetic, laid out as its program prints it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "test_util.hpp"
+
+namespace pf::doctor {
+namespace {
+
+using test::topRule;
+
+TEST(DoctorReportedMessages, SharedMemoryAndLimitsOfWorkerProcesses) {
+  EXPECT_EQ(
+      topRule("    fd, size = storage._share_fd_()\nRuntimeError: unable to write to file </torch_15769_1517813162>\n"),
+      "shm.torch-shared-file-full");
+  EXPECT_EQ(topRule("RuntimeError: unable to open shared memory object </torch_16550_876314950> in read-write mode\n"),
+            "shm.torch-shared-file-full");
+  // The same object failing for lack of descriptors is the open-files limit.
+  EXPECT_EQ(topRule("RuntimeError: unable to open shared memory object </torch_1_2> in read-write mode: Too many open "
+                    "files (24)\n"),
+            "resource-limits.too-many-open-files");
+  EXPECT_EQ(topRule("RuntimeError: unable to mmap 4096 bytes from file </torch_362873_3123855485_63350>: Cannot "
+                    "allocate memory (12)\n"),
+            "resource-limits.map-count");
+  EXPECT_EQ(topRule("  File \"/usr/lib/python3.10/multiprocessing/popen_fork.py\", line 66, in _launch\n    self.pid = "
+                    "os.fork()\nOSError: [Errno 12] Cannot allocate memory\n"),
+            "resource-limits.fork-enomem");
+  EXPECT_EQ(
+      topRule("2025-01-14 03:08:29,081\tWARNING services.py:2022 -- WARNING: The object store is using /tmp instead "
+              "of /dev/shm because /dev/shm has only 67108864 bytes available.\n"),
+      "shm.ray-object-store");
+  EXPECT_EQ(topRule("[2023-04-14 13:11:27,885] [ERROR] [launch.py:434:sigkill_handler] ['/usr/bin/python3', '-u', "
+                    "'main.py', '--local_rank=0'] exits with return code = -9\n"),
+            "resource-limits.killed-sigkill");
+  EXPECT_EQ(
+      topRule("ConnectionError: Tried to launch distributed communication on port `11986`, but another process is "
+              "utilizing it.\n"),
+      "rendezvous.port-in-use");
+}
+
+TEST(DoctorReportedMessages, RdmaToolsOwnWordsForTheSameCauses) {
+  EXPECT_EQ(topRule("[[27217,0],12][btl_openib_component.c:3556:handle_wc] from n1 to: n2 error polling LP CQ with "
+                    "status REMOTE ACCESS ERROR status number 10 for wr_id 19059c8 opcode 4  vendor error 136\n"),
+            "ib-verbs.completion-error-10-remote-access");
+  EXPECT_EQ(
+      topRule("[[56157,8],1][btl_openib_component.c:2951:handle_wc] from n1 to: n2 error polling HP CQ with "
+              "status WORK REQUEST FLUSHED ERROR status number 5 for wr_id 12750656 opcode 0  vendor error 249\n"),
+      "ib-verbs.completion-error-5-flushed");
+  EXPECT_EQ(topRule("F20250821 13:22:09.976752 3186121 rdma_io.cc:811] Check failed: wc->status == IBV_WC_SUCCESS RC "
+                    "send CQ state error: 12, 0\n"),
+            "ib-verbs.completion-error-12-retry");
+  EXPECT_EQ(topRule(" Failed to modify QP 268 to RTR\n Unable to Connect the HCA's through the link\n"),
+            "ib-verbs.modify-qp-gid");
+  EXPECT_EQ(
+      topRule(" Port number 1 state is Down\n Couldn't set the link layer\n Couldn't get context for the device\n"),
+      "ib-verbs.port-down");
+  EXPECT_EQ(topRule("libibverbs: Warning: no userspace device-specific driver found for "
+                    "/sys/class/infiniband_verbs/uverbs0\n"),
+            "ib-verbs.no-rdma-device");
+  EXPECT_EQ(topRule("/nvshmem/src/modules/transport/ibrc/ibrc.cpp:nvshmemt_init:1851: neither nv_peer_mem, or "
+                    "nvidia_peermem detected. Skipping transport.\n"),
+            "ib-verbs.gdr-disabled");
+  EXPECT_EQ(topRule("ethernet_read_keys: Couldn't read remote address\n Unable to read to socket/rdma_cm\n"),
+            "network-interface.unreachable-or-refused");
+  EXPECT_EQ(topRule("ERROR:  nhc:  Health check failed:  check_hw_ib:  Version mismatch between kernel OFED drivers "
+                    "and userspace OFED libraries.\n"),
+            "version-mismatch.ofed-kernel-userspace");
+}
+
+}  // namespace
+}  // namespace pf::doctor
