@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright (c) 2026 The Preflight authors
 //
-// The seventh sweep's last round (docs/doctor-rules.md): shared memory and resource limits as PyTorch, Ray and the
-// launchers report them, and the RDMA stack's tools (perftest, Open MPI's openib BTL, UCX, NVSHMEM) as users paste
-// them. Every line is synthetic, laid out as its program prints it.
+// The seventh sweep's later rounds (docs/doctor-rules.md): shared memory and resource limits as PyTorch, Ray and the
+// launchers report them, the RDMA stack's tools (perftest, Open MPI's openib BTL, UCX, NVSHMEM) as users paste them,
+// and schedulers, training frameworks and stacks other than PyTorch's. Every line is synthetic, laid out as its
+// program prints it.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -71,6 +72,35 @@ TEST(DoctorReportedMessages, RdmaToolsOwnWordsForTheSameCauses) {
   EXPECT_EQ(topRule("ERROR:  nhc:  Health check failed:  check_hw_ib:  Version mismatch between kernel OFED drivers "
                     "and userspace OFED libraries.\n"),
             "version-mismatch.ofed-kernel-userspace");
+}
+
+TEST(DoctorReportedMessages, SchedulersFrameworksAndOtherStacks) {
+  // srun's step error names the request it could not satisfy: that, not the process manager, is the cause.
+  EXPECT_EQ(topRule("srun: error: Unable to create step for job 4242: Invalid generic resource (gres) specification\n"),
+            "resource-limits.slurm-request-unsatisfiable");
+  EXPECT_EQ(topRule("0/2 nodes are available: 1 PodToleratesNodeTaints, 2 Insufficient nvidia.com/gpu.\n"),
+            "cuda.k8s-gpus-not-allocatable");
+  EXPECT_EQ(topRule("2020/05/26 14:26:03 Failed to initialize NVML: could not load NVML library.\n"),
+            "cuda.container-gpu-hook");
+  EXPECT_EQ(topRule("salloc: error: Node failure on worker-1\n"), "other.slurm-node-failure");
+  EXPECT_EQ(topRule("[96c7e3d99641:24984] Read -1, expected 122880, errno = 1\n"), "shm.cma-denied");
+  // Another errno from the same read is another cause (EFAULT: a device pointer where host memory was expected).
+  EXPECT_NE(topRule("[MI250-1:103933] Read -1, expected 549888, errno = 14\n"), "shm.cma-denied");
+  EXPECT_EQ(topRule("[1,0]<stderr>:  what():  [horovod/common/gloo/http_store.cc:53] Wait timeout for key(s): 0\n"),
+            "rendezvous.rendezvous-timeout");
+  EXPECT_EQ(topRule("E external/org_tensorflow/tensorflow/compiler/xla/service/collective_ops_utils.h:209] This thread "
+                    "has been waiting for 5000ms for and may be stuck: participant for device ordinal 1\n"),
+            "timeout-hang.xla-rendezvous-stuck");
+  EXPECT_EQ(
+      topRule("deepspeed.runtime.zero.utils.ZeRORuntimeException: The checkpoint being loaded used a DP world size "
+              "of 8 but the current world size is 16.\n"),
+      "other.checkpoint-layout-mismatch");
+  EXPECT_EQ(topRule("RuntimeError: aten.mm.default: got mixed torch.Tensor and DTensor, need to convert all "
+                    "torch.Tensor to DTensor before calling distributed operators!\n"),
+            "other.program-misuse");
+  EXPECT_EQ(topRule("ERROR 06-16 10:59:13 [core.py:505] ray.exceptions.RayChannelTimeoutError: System error: Timed out "
+                    "waiting for object available to read.\n"),
+            "timeout-hang.ray-cgraph-timeout");
 }
 
 }  // namespace
