@@ -101,6 +101,13 @@ TEST(DoctorReportedMessages, SchedulersFrameworksAndOtherStacks) {
   EXPECT_EQ(topRule("ERROR 06-16 10:59:13 [core.py:505] ray.exceptions.RayChannelTimeoutError: System error: Timed out "
                     "waiting for object available to read.\n"),
             "timeout-hang.ray-cgraph-timeout");
+  // Python's bind error says the port is taken; a store connection the peer closed is the store's.
+  EXPECT_EQ(
+      topRule("[Errno 98] error while attempting to bind on address ('10.0.0.4', 42169): address already in use\n"),
+      "rendezvous.port-in-use");
+  EXPECT_EQ(topRule("[W822 03:54:49.636977195 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=15, "
+                    "addr=[node-0-1]:60560, remote=[node-0-0]:29500): failed to recv, got 0 bytes\n"),
+            "rendezvous.store-connect-failed");
 }
 
 }  // namespace
