@@ -3,7 +3,8 @@
 //
 // The seventh sweep's later rounds (docs/doctor-rules.md): shared memory and resource limits as PyTorch, Ray and the
 // launchers report them, the RDMA stack's tools (perftest, Open MPI's openib BTL, UCX, NVSHMEM) as users paste them,
-// and schedulers, training frameworks and stacks other than PyTorch's. Every line is synthetic, laid out as its
+// and schedulers, training frameworks and stacks other than PyTorch's; and the eighth sweep's readings of newer
+// GPU systems' libraries (NVSHMEM's IBGDA, PyTorch's symmetric memory). Every line is synthetic, laid out as its
 // program prints it.
 #include <gtest/gtest.h>
 
@@ -108,6 +109,20 @@ TEST(DoctorReportedMessages, SchedulersFrameworksAndOtherStacks) {
   EXPECT_EQ(topRule("[W822 03:54:49.636977195 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=15, "
                     "addr=[node-0-1]:60560, remote=[node-0-0]:29500): failed to recv, got 0 bytes\n"),
             "rendezvous.store-connect-failed");
+}
+
+TEST(DoctorReportedMessages, NewerGpuSystemsLibraries) {
+  // IBGDA refused the NIC's doorbell pages (an unprivileged container): not the connection set-up failing.
+  EXPECT_EQ(topRule("/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:1889: NULL value cannot allocate "
+                    "mlx5dv_devx_uar\n"),
+            "ib-verbs.nvshmem-ibgda-unprivileged");
+  // An address handle towards a peer is the connection set-up, as the other IBGDA and IBRC failures are.
+  EXPECT_EQ(topRule("/opt/nvshmem/src/modules/transport/ibgda/ibgda.cpp:2234: NULL value Unable to create ah.\n"),
+            "ib-verbs.nvshmem-ib-transport");
+  // Symmetric memory's words for two ranks on one GPU.
+  EXPECT_EQ(topRule("CUDASymmetricMemoryAllocator::rendezvous: detected allocations from overlapping devices from "
+                    "different ranks.\n"),
+            "cuda.duplicate-gpu");
 }
 
 }  // namespace
