@@ -94,9 +94,13 @@ TEST(DoctorLookAlikes, GloosOwnWordsForADroppedOrUnreachablePeer) {
   EXPECT_EQ(topRule("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
                     "[10.0.0.2]:53467\n"),
             "network-interface.remote-exited-or-network");
-  EXPECT_EQ(topRule("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [127.0.1.1]:45617: "
+  EXPECT_EQ(topRule("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.1.2.3]:45617: "
                     "Connection refused\n"),
             "network-interface.unreachable-or-refused");
+  // Refused at Debian's 127.0.1.1: the peer's host name resolves to loopback, which names the cause.
+  EXPECT_EQ(topRule("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [127.0.1.1]:45617: "
+                    "Connection refused\n"),
+            "network-interface.hostname-is-loopback");
   // The same connect timing out or finding no route, and the full-mesh connect that c10d's Gloo backend runs first.
   EXPECT_EQ(topRule("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.1.2.3]:45617: "
                     "No route to host\n"),

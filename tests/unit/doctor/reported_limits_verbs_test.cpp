@@ -4,8 +4,8 @@
 // The seventh sweep's later rounds (docs/doctor-rules.md): shared memory and resource limits as PyTorch, Ray and the
 // launchers report them, the RDMA stack's tools (perftest, Open MPI's openib BTL, UCX, NVSHMEM) as users paste them,
 // and schedulers, training frameworks and stacks other than PyTorch's; and the eighth sweep's readings of newer
-// GPU systems' libraries (NVSHMEM's IBGDA, PyTorch's symmetric memory). Every line is synthetic, laid out as its
-// program prints it.
+// GPU systems' libraries (NVSHMEM's IBGDA, PyTorch's symmetric memory), cloud fabrics and containers, and launchers.
+// Every line is synthetic, laid out as its program prints it.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -15,6 +15,7 @@
 namespace pf::doctor {
 namespace {
 
+using test::diagnoses;
 using test::topRule;
 
 TEST(DoctorReportedMessages, SharedMemoryAndLimitsOfWorkerProcesses) {
@@ -123,6 +124,60 @@ TEST(DoctorReportedMessages, NewerGpuSystemsLibraries) {
   EXPECT_EQ(topRule("CUDASymmetricMemoryAllocator::rendezvous: detected allocations from overlapping devices from "
                     "different ranks.\n"),
             "cuda.duplicate-gpu");
+}
+
+TEST(DoctorReportedMessages, CloudFabricsContainersAndLaunchers) {
+  EXPECT_EQ(topRule("/etc/enroot/hooks.d/99-mellanox.sh: line 88: ifaces[id]: unbound variable\n[ERROR] "
+                    "/etc/enroot/hooks.d/99-mellanox.sh exited with return code 1\n"),
+            "ib-verbs.enroot-mellanox-hook");
+  EXPECT_EQ(topRule("node-a:91:97 [0] NCCL WARN NET/FasTrak : INVALID_ARGUMENT: Buffer registration request does not "
+                    "have a valid fd set.\n"),
+            "efa-libfabric.gcp-net-plugin-warning");
+  // The plugin's INFO lines are a healthy job's.
+  EXPECT_EQ(topRule("node-a:91:91 [0] NCCL INFO NET/FasTrak plugin initialized\n"), "(none)");
+  EXPECT_EQ(topRule("  Local host:   node-a\n  Local device: mlx5_0\nFailed to create a completion queue (CQ)\n"),
+            "resource-limits.verbs-object-create");
+  EXPECT_EQ(topRule("08/20/2024 19:04:44 - INFO - cli - Initializing distributed tasks at: 10.0.0.13:2951\n/bin/sh: "
+                    "1: torchrun: not found\n"),
+            "rendezvous.launcher-not-found");
+  EXPECT_EQ(topRule("bash: orted: command not found\n"), "rendezvous.launcher-not-found");
+  // A host name that resolves to Debian's 127.0.1.1: the peers were told a loopback address.
+  EXPECT_EQ(topRule("RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [127.0.1.1]:29591: "
+                    "Connection refused\n"),
+            "network-interface.hostname-is-loopback");
+  EXPECT_FALSE(
+      diagnoses("[I socket.cpp:785] [c10d] The client socket has connected to [node-a]:29500 on "
+                "[127.0.1.1]:40112.\n",
+                "network-interface.hostname-is-loopback"));
+  EXPECT_EQ(topRule("ValueError: Hostfile contains a bad entry: {line}, unable to proceed with launching\n"),
+            "rendezvous.hostfile-malformed");
+  EXPECT_EQ(
+      topRule("ERROR:  nhc:  Health check failed:  check_nccl_allreduce: NCCL allreduce, BUS BW (expected >=431.0 "
+              "GB/s, but measured 15.1043 GB/s). FaultCode: NHC2010\n"),
+      "other.nhc-allreduce-bandwidth");
+  EXPECT_EQ(topRule("ERROR:  nhc:  Health check failed:  check_gpu_bw: P2P test on GPU 1 to GPU 0 failed. Bandwidth "
+                    "256.63 is less than 335. FaultCode: NHC2020\n"),
+            "p2p.nhc-nvlink-bandwidth");
+  EXPECT_EQ(topRule("[HAMI-core ERROR (pid:565 thread=1402 multiprocess_memory_limit.c:831)]: Illegal device id: "
+                    "850725928\n!!!!!!! Segfault encountered !!!!!!!\n"),
+            "other.hami-vgpu-interception");
+  EXPECT_EQ(topRule("[0] tcpxResult_t tcpxCommProgress(tcpxComm*):1231 NCCL WARN 0xad:0xad, nic 0, enp12s0, "
+                    "172.16.0.11<39187><-172.16.0.95<46723> rx rx ctrl timeout cnt 7331502, nanos 10000000585\n"),
+            "efa-libfabric.gcp-net-plugin-warning");
+  EXPECT_EQ(topRule("srun: error: Task launch for StepId=20.0 failed on node gpu-33: Socket timed out on send/recv "
+                    "operation\n"),
+            "rendezvous.launcher-daemons");
+  EXPECT_EQ(topRule("[WARNING] [runner.py:186:fetch_hostfile] Unable to find hostfile, will proceed with training "
+                    "with local resources only.\nDetected CUDA_VISIBLE_DEVICES=2,4,5,7 but ignoring it because one or "
+                    "several of --include/--exclude/--num_gpus/--num_nodes cl args were used.\n"),
+            "cuda.deepspeed-ignores-visible-devices");
+  EXPECT_EQ(topRule("node-0:19817:19830 [0] nccl_ofi_rdma.cpp:4012 NCCL WARN NET/OFI Unexpected number of remote rails "
+                    "for dev 0. Expected 3 but got 2\n"),
+            "efa-libfabric.ofi-rail-count-mismatch");
+  // DeepSpeed's runner found no address for the first host of its hostfile (two spaces: the address is empty).
+  EXPECT_EQ(topRule("[2022-12-15 21:00:19,543] [INFO] [runner.py:417:main] Using IP address of  for node "
+                    "worker-0.svc.cluster.local\n"),
+            "rendezvous.master-unresolvable");
 }
 
 }  // namespace
