@@ -150,6 +150,10 @@ unpack() {
   export LD_LIBRARY_PATH=$root/$arch:$root/$arch/openblas-pthread:$root/$arch/openmpi/lib:${LD_LIBRARY_PATH:-}
   export OPAL_PREFIX=$root/usr PATH=$root/usr/bin:$PATH PREFLIGHT_GPU_MODULE=$b/build/lib/preflight/preflight-gpu.so
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mtl=^psm
+  # The bundle's libpmix looks for its plugins under Debian's path, where the H200 machine keeps another PMIx's: its
+  # zlib compressor fails to load (undefined pmix_output_info) and every rank printed a screenful about it
+  # (2026-12-04 run). Compression only matters for large launches; leave it out and quiet.
+  export PMIX_MCA_pcompress=^zlib PMIX_MCA_pcompress_base_silence_warning=1
 }
 
 # Where reports go: REPORT_DIR, else the device tool's $OUT (so they come back), else docs/validation; created.

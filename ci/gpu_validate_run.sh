@@ -105,6 +105,20 @@ sys.exit(0 if abs(figure / ref - 1) <= tol else 1)
 PY
 }
 
+# NCCL's start-up diagnostics on a 1-rank communicator, saved and read by check's parser (NcclDiagLive). An NCCL
+# older than 2.31, which has no such report, is recorded as absent, not failed.
+nccl_diag() {
+  local pf=$1 test=$2 code
+  NCCL_RUN_DIAGNOSTICS=1 NCCL_RUN_RAS_DIAGNOSTICS=1 "$pf" sweep all_reduce --backend nccl -d float -o sum -b 8 -e 8 \
+    -n 1 --json sweep.json >nccl-diag.txt || return
+  code=$(grep -o '"nccl_version_code": *[0-9]*' sweep.json | grep -o '[0-9]*$')
+  if [[ -n $code ]] && ((code < 23100)) && ! grep -q 'NCCL DIAG' nccl-diag.txt; then
+    echo "absent: NCCL $((code / 10000)).$((code / 100 % 100)).$((code % 100)) prints no DIAG report (2.31 added it)"
+    return 0
+  fi
+  PF_NCCL_DIAG_LOG=nccl-diag.txt "$test" --gtest_filter='NcclDiagLive.*'
+}
+
 # The steps, in order: the cheap and safe first, the risky last (two ranks on one GPU, NCCL over sockets).
 validation_steps() {
   step version 20 "preflight --version (the bundle's runtime loads)" "$pf" --version
@@ -122,11 +136,15 @@ validation_steps() {
     return
   fi
   step nvidia-smi 20 nvidia-smi nvidia-smi
+  step driver 10 "the kernel module's banner, read by the gpu probe" bash -c 'cat /proc/driver/nvidia/version ||
+    echo "no /proc/driver/nvidia/version here: the gpu probe goes by the bound driver and CUDA"'
   step ldd 20 ldd bash -c "ldd '$pf' '$PREFLIGHT_GPU_MODULE' | grep -E 'cuda|nccl|not found' || true"
   local t
   for t in probes/probes_gpu_live_test scaling/pf_scaling_cuda_test collectives/pf_nccl_calls_test \
     check/pf_nccl_pair_engine_test; do
-    step "test-${t##*/}" 90 "GPU test ${t##*/}" "$b/build/tests/unit/$t" --gtest_output=json:tests.json
+    # NcclDiagLive reads a saved NCCL DIAG report: the nccl-diag step below makes one and runs it.
+    step "test-${t##*/}" 90 "GPU test ${t##*/}" "$b/build/tests/unit/$t" --gtest_filter='-NcclDiagLive.*' \
+      --gtest_output=json:tests.json
   done
   local c
   for c in all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv; do
@@ -138,10 +156,8 @@ validation_steps() {
     --device cuda --ranks 1 --steps 10 --json scale.json
   step probe 45 "probe gpu,p2p on the live node" "$pf" probe --only gpu,p2p --json probe.json
   # NCCL's own diagnostics (2.31 and later) on a 1-rank communicator: its report, read by check's parser.
-  step nccl-diag 60 "NCCL DIAG report, read by check/nccl_diag.cpp" bash -c "NCCL_RUN_DIAGNOSTICS=1 \
-    NCCL_RUN_RAS_DIAGNOSTICS=1 '$pf' sweep all_reduce --backend nccl -d float -o sum -b 8 -e 8 -n 1 >nccl-diag.txt \
-    && PF_NCCL_DIAG_LOG=nccl-diag.txt '$b/build/tests/unit/check/pf_nccl_pair_engine_test' \
-    --gtest_filter='NcclDiagLive.*'"
+  step nccl-diag 60 "NCCL DIAG report, read by check/nccl_diag.cpp" nccl_diag "$pf" \
+    "$b/build/tests/unit/check/pf_nccl_pair_engine_test"
   # memcheck on the CUDA trainer and the copy paths only. The trainer's NCCL and cuBLAS probe symbols through
   # API calls that fail harmlessly, which memcheck would count as errors (NVIDIA/nccl#727): not reported there.
   step sanitizer-trainer 150 "compute-sanitizer on the CUDA trainer (NCCL: --report-api-errors no)" \

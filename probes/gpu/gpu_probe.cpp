@@ -80,8 +80,17 @@ class GpuProbe final : public Probe {
     const NvidiaModule mod = readNvidiaModule(sys);
     const GpuRuntime* rt = sys.gpuRuntime();
     addEvidence(r, "NVIDIA display-class PCI functions", static_cast<int>(gpus.size()), "/sys/bus/pci/devices");
-    addEvidence(r, "NVIDIA kernel module", mod.version.empty() ? "not loaded" : mod.version,
-                "/proc/driver/nvidia/version");
+    // A GPU bound to the nvidia driver or one CUDA opened proves the module loaded where procfs hides it (a
+    // container without /proc/driver/nvidia).
+    bool bound = false;
+    for (const auto& g : gpus) bound |= g.pci.driver == "nvidia";
+    const bool loaded = mod.loaded || bound || (rt && rt->cudaOk && !rt->gpus.empty());
+    addEvidence(r, "NVIDIA kernel module",
+                !mod.version.empty() ? mod.version
+                : loaded             ? "loaded"
+                                     : "not loaded",
+                mod.version.empty() && loaded && !mod.loaded ? "the GPUs' bound driver, CUDA"
+                                                             : "/proc/driver/nvidia/version, /sys/module/nvidia");
     if (rt)
       addEvidence(r, "CUDA devices", rt->cudaOk ? Json(static_cast<int>(rt->gpus.size())) : Json(rt->cudaError),
                   "cudaGetDeviceCount()");
@@ -93,7 +102,7 @@ class GpuProbe final : public Probe {
       return r;
     }
     Findings f;
-    if (!gpus.empty() && mod.version.empty())
+    if (!gpus.empty() && !loaded)
       f.add(Status::kFail,
             fmt::format("{} NVIDIA GPU(s) on the PCI bus but the nvidia kernel module is not loaded", gpus.size()),
             "install/load the driver (modprobe nvidia; check `dmesg | grep -i nvrm` for why it failed)");

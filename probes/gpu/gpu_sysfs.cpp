@@ -25,9 +25,13 @@ std::vector<SysGpu> readSysGpus(const SystemView& sys) {
 
 NvidiaModule readNvidiaModule(const SystemView& sys) {
   NvidiaModule m;
+  m.loaded = sys.exists("/sys/module/nvidia");
   auto text = sys.read("/proc/driver/nvidia/version");
   if (!text) return m;
-  static const std::regex re("Kernel Module\\s+([0-9]+(\\.[0-9]+)+)");
+  m.loaded = true;
+  // Two banners: "NVIDIA UNIX x86_64 Kernel Module  535.161.08" (proprietary) and "NVIDIA UNIX Open Kernel Module
+  // for x86_64  580.159.04" (open, the default for Hopper since 560): the architecture sits on either side.
+  static const std::regex re("Kernel Module(?: for \\S+)?\\s+([0-9]+(\\.[0-9]+)+)");
   std::smatch sm;
   if (std::regex_search(*text, sm, re)) m.version = sm[1];
   m.open = text->find("Open Kernel Module") != std::string::npos;

@@ -22,7 +22,8 @@ struct SysGpu {
 std::vector<SysGpu> readSysGpus(const SystemView& sys);
 
 struct NvidiaModule {
-  std::string version;  ///< "535.161.08"; empty when the module is not loaded
+  std::string version;  ///< "535.161.08"; empty when the module is not loaded or its banner is not read
+  bool loaded = false;  ///< /proc/driver/nvidia/version or /sys/module/nvidia exists
   bool open = false;    ///< the open kernel modules ("Open Kernel Module"), which support DMA-BUF
 };
 NvidiaModule readNvidiaModule(const SystemView& sys);

@@ -89,6 +89,32 @@ TEST(GpuProbe, FewerCudaGpusThanOnTheBusFailsUnlessTheProcessIsLimited) {
 
 // CUDA's minor-version compatibility: a 13.1 runtime runs on a driver that supports 13.0; a 13.0 runtime on a
 // driver of the 12.x family does not run at all.
+// One H100 on the bus, as a Firecracker GPU VM shows it (the first GPU validation run, docs/validation/): the open
+// kernel modules' banner puts the architecture after "Kernel Module", and a container may hide procfs altogether.
+TEST(GpuProbe, TheOpenModulesBannerAndAGpuWithoutProcfsAreALoadedDriver) {
+  TempTree t;
+  const std::string bdf = "0000:00:06.0", g = "/sys/devices/pci0000:00/" + bdf;
+  t.file(g + "/vendor", "0x10de").file(g + "/device", "0x2330").file(g + "/class", "0x030200");
+  t.link("/sys/bus/pci/devices/" + bdf, "../../../devices/pci0000:00/" + bdf);
+  t.file("/dev/nvidia0", "");
+  t.file("/proc/driver/nvidia/version",
+         "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build  "
+         "(dvs-builder@U22-I3-AE18-23-3)  Wed Nov 12 2025\nGCC version:  gcc version 12.3.0\n");
+  Result open = runWithRuntime("gpu", SystemView(t.root(), Environment()), cudaSeesOnly(bdf));
+  EXPECT_EQ(open.status, Status::kPass) << open.message;
+  EXPECT_EQ(open.params["driver_version"], "580.159.04");
+  EXPECT_EQ(open.params["open_kernel_module"], true);
+
+  fs::remove_all(t.root() / "proc");  // procfs hidden: the GPU's bound driver, or CUDA opening it, says loaded
+  auto rt = std::make_shared<GpuRuntime>(*cudaSeesOnly(bdf));
+  rt->nvmlDriverVersion = "580.159.04";
+  Result hidden = runWithRuntime("gpu", SystemView(t.root(), Environment()), rt);
+  EXPECT_FALSE(has(hidden.message, "not loaded")) << hidden.message;
+  EXPECT_EQ(hidden.params["driver_version"], "580.159.04");
+  t.link(g + "/driver", "../../../bus/pci/drivers/nvidia");
+  EXPECT_FALSE(has(run("gpu", t.root()).message, "not loaded"));  // bound, no runtime to ask
+}
+
 TEST(GpuProbe, ANewerMinorRuntimePassesAndANewerMajorFails) {
   const fs::path tree = fs::path(PF_FIXTURES) / "ib-ndr-8hca";
   const std::string bdf = runFixture("gpu", "ib-ndr-8hca").rows.at(3)["bdf"];
