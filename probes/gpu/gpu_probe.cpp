@@ -85,12 +85,9 @@ class GpuProbe final : public Probe {
     bool bound = false;
     for (const auto& g : gpus) bound |= g.pci.driver == "nvidia";
     const bool loaded = mod.loaded || bound || (rt && rt->cudaOk && !rt->gpus.empty());
-    addEvidence(r, "NVIDIA kernel module",
-                !mod.version.empty() ? mod.version
-                : loaded             ? "loaded"
-                                     : "not loaded",
-                mod.version.empty() && loaded && !mod.loaded ? "the GPUs' bound driver, CUDA"
-                                                             : "/proc/driver/nvidia/version, /sys/module/nvidia");
+    const std::string state = !mod.version.empty() ? mod.version : loaded ? "loaded" : "not loaded";
+    addEvidence(r, "NVIDIA kernel module", state,
+                loaded && !mod.loaded ? "the GPUs' bound driver, CUDA" : "/proc/driver/nvidia/version");
     if (rt)
       addEvidence(r, "CUDA devices", rt->cudaOk ? Json(static_cast<int>(rt->gpus.size())) : Json(rt->cudaError),
                   "cudaGetDeviceCount()");

@@ -147,6 +147,15 @@ const NcclVarInfo kVars[] = {
   {"NCCL_ASYNC_ERROR_HANDLING", C::kPytorch, "", "TORCH_NCCL_ASYNC_ERROR_HANDLING"},
   {"NCCL_BLOCKING_WAIT", C::kPytorch, "", "TORCH_NCCL_BLOCKING_WAIT"},
   {"NCCL_DESYNC_DEBUG", C::kPytorch, "", "TORCH_NCCL_DESYNC_DEBUG"},
+  // Not NCCL's: NVIDIA's CUDA container images set NCCL_VERSION (`ENV NCCL_VERSION 2.17.1-1`; the H200 machine's
+  // image did too); PyTorch's cmake/Modules/FindNCCL.cmake reads the version and the paths below when it builds;
+  // nccl-tests' Makefile takes NCCL_HOME. Warning about them would fail every NGC container under --strict.
+  {"NCCL_VERSION", C::kNotNccl, "", "set by NVIDIA's CUDA container images; read by builds, not NCCL"},
+  {"NCCL_HOME", C::kNotNccl, "", "where nccl-tests' Makefile finds NCCL"},
+  {"NCCL_ROOT", C::kNotNccl, "", "where PyTorch's build finds NCCL"},
+  {"NCCL_ROOT_DIR", C::kNotNccl, "", "where PyTorch's build finds NCCL (deprecated there for NCCL_ROOT)"},
+  {"NCCL_INCLUDE_DIR", C::kNotNccl, "", "where PyTorch's build finds nccl.h"},
+  {"NCCL_LIB_DIR", C::kNotNccl, "", "where PyTorch's build finds libnccl"},
 };
 // clang-format on
 
@@ -174,6 +183,7 @@ std::string closestNcclVar(const std::string& name) {
   std::string best;
   size_t bestD = 4;
   for (const auto& v : kVars) {
+    if (v.cls == NcclVarClass::kNotNccl) continue;  // a typo of NCCL's own names should not be steered there
     size_t d = editDistance(upper(name), v.name);
     if (d < bestD) {
       bestD = d;

@@ -15,7 +15,8 @@
 
 namespace pf::probes {
 
-enum class NcclVarClass { kSystem, kDebug, kObsolete, kPytorch };
+/// kNotNccl: an NCCL_* name that images and builds set for themselves and NCCL never reads (no warning).
+enum class NcclVarClass { kSystem, kDebug, kObsolete, kPytorch, kNotNccl };
 
 struct NcclVarInfo {
   const char* name;

@@ -66,7 +66,13 @@ class P2pProbe final : public Probe {
     if (!rt) addEvidence(r, "NVLink", "not visible in files; on a live node NVML reports it", "captured tree");
     if (n == 1 && m.host.empty()) {
       r.status = Status::kAbsent;
-      r.message = "one GPU: no peer pairs, and no CUDA runtime access to measure host<->device copies";
+      // Say why the copies went unmeasured: a gate that skips them (check, --quick) is not a node without CUDA.
+      const std::string why = !m.error.empty()                  ? "not measured: " + m.error
+                              : cudaCount == 0 || !sys.isLive() ? "need the CUDA runtime on a live node"
+                              : opt.quick        ? "not measured (quick; `preflight probe --only p2p` measures them)"
+                              : !opt.firstOnNode ? "measured by the node's local rank 0"
+                                                 : "not measured: the CUDA runtime returned none";
+      r.message = "one GPU: no peer pairs; host<->device copies " + why;
       return r;
     }
 

@@ -54,6 +54,7 @@ TEST(P2pProbe, EightGpusInSysfsAndOneVisibleGivesOneGpu) {
   EXPECT_EQ(counted->value, 1);
   EXPECT_EQ(r.status, Status::kAbsent) << r.message;
   EXPECT_TRUE(has(r.message, "one GPU")) << r.message;
+  EXPECT_TRUE(has(r.message, "copies need the CUDA runtime on a live node")) << r.message;  // a captured tree
   const Evidence* onBus = evidence(r, "GPUs on the PCI bus");
   ASSERT_NE(onBus, nullptr);
   EXPECT_EQ(onBus->value, 8);

@@ -48,6 +48,17 @@ TEST(NcclEnvProbe, UnknownNameSuggestsTheClosest) {
   EXPECT_EQ(closestNcclVar("NCCL_COMPLETELY_DIFFERENT"), "");
 }
 
+// NVIDIA's CUDA images set NCCL_VERSION (the H200 validation machine's did: NCCL_VERSION=2.28.3-1), and builds
+// read NCCL_HOME or NCCL_LIB_DIR: none is NCCL's, and none may warn, or every NGC container fails --strict.
+TEST(NcclEnvProbe, NamesThatImagesAndBuildsSetDoNotWarn) {
+  TempTree t;
+  t.file("/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.3", "");
+  Result r = runNccl(t.root(), {{"NCCL_VERSION", "2.28.3-1"}, {"NCCL_HOME", "/opt/nccl"}, {"NCCL_LIB_DIR", "/x"}});
+  EXPECT_EQ(r.status, Status::kPass) << r.message;
+  EXPECT_EQ(r.params["settings"]["NCCL_VERSION"], "2.28.3-1");  // still shown
+  EXPECT_EQ(closestNcclVar("NCCL_VERSON"), "");                 // and never offered as a spelling
+}
+
 TEST(NcclEnvProbe, ObsoleteDebugAndPytorchVariablesWarn) {
   TempTree t;
   Result r = runNccl(t.root(), {{"NCCL_TREE_THRESHOLD", "0"}, {"NCCL_P2P_DISABLE", "1"}, {"NCCL_BLOCKING_WAIT", "1"}});
