@@ -201,5 +201,30 @@ TEST(DoctorStartupLogs, InterfaceListBrokenIntoOneEntryPerLine) {
             "(none)");
 }
 
+// The first GPU validation run (docs/validation/2026-12-04-NVIDIA-H200-first-run.md): a bundled PMIx opened the
+// machine's own PMIx plugins, one failed to load, and the sweep ran correctly. That is the version-mismatch fallback's
+// "undefined symbol" plus " error: ", so it read as a failure of mixed versions; it is a skipped plugin, named as such,
+// and it ranks after any cause (Open MPI's one-line form too).
+TEST(DoctorStartupLogs, AnMpiPluginThatFailedToLoadIsNamedAndRanksAfterACause) {
+  const std::string pmix =
+      "[vm:02084] pmix_mca_base_component_repository_open: unable to open "
+      "/usr/lib/x86_64-linux-gnu/pmix2/lib/pmix/pmix_mca_pcompress_zlib: \n"
+      "    dlopen error: /usr/lib/x86_64-linux-gnu/pmix2/lib/pmix/pmix_mca_pcompress_zlib.so: undefined symbol: "
+      "pmix_output_info\n"
+      "    Perhaps a missing symbol, or compiled for a different version of pmix? (ignored)\n";
+  const std::string rows =
+      "      524288        131072     float     sum      -1  14716.7    0.04    0.04       0  14595.4    0.04    0.04  "
+      "0\n# Out of bounds values : 0 OK\n";
+  EXPECT_EQ(test::topRule(pmix + rows), "rendezvous.mca-component-skipped");
+  EXPECT_EQ(
+      test::topRule("[n1:4242] mca_base_component_repository_open: unable to open mca_btl_openib: librdmacm.so.1: "
+                    "cannot open shared object file: No such file or directory (ignored)\n"),
+      "rendezvous.mca-component-skipped");
+  const auto ids = test::rankedRuleIds(pmix + "bash: torchrun: command not found\n");
+  ASSERT_EQ(ids.size(), 2u);
+  EXPECT_EQ(ids[0], "rendezvous.launcher-not-found");
+  EXPECT_EQ(ids[1], "rendezvous.mca-component-skipped");
+}
+
 }  // namespace
 }  // namespace pf::doctor
