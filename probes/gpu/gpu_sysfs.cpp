@@ -30,7 +30,8 @@ NvidiaModule readNvidiaModule(const SystemView& sys) {
   if (!text) return m;
   m.loaded = true;
   // Two banners: "NVIDIA UNIX x86_64 Kernel Module  535.161.08" (proprietary) and "NVIDIA UNIX Open Kernel Module
-  // for x86_64  580.159.04" (open, the default for Hopper since 560): the architecture sits on either side.
+  // for x86_64  580.159.04" (open, the default from driver 560 on Turing and newer): the architecture sits on
+  // either side.
   static const std::regex re("Kernel Module(?: for \\S+)?\\s+([0-9]+(\\.[0-9]+)+)");
   std::smatch sm;
   if (std::regex_search(*text, sm, re)) m.version = sm[1];
