@@ -41,18 +41,32 @@ run_fuzzer() {
 }
 
 # compile_objects CXX "FLAGS" "INCLUDES" OUTDIR NEWEST_HEADER SOURCE...: one object per source, reused while it
-# is newer than its source and than NEWEST_HEADER (so repeated ctest runs do not recompile); sets $objs.
+# is newer than its source and than NEWEST_HEADER (so repeated ctest runs do not recompile); sets $objs. Compiles
+# run nproc at a time, through ccache where it is installed: with ASan and libFuzzer the doctor's 55 sources took
+# about 600 s one after another on the 2-core CI machine, the test's whole limit once.
 compile_objects() {
   cc=$1 cflags=$2 cincs=$3 cout=$4 newest=$5
   shift 5
-  objs=""
+  command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
+  width=$(nproc 2>/dev/null || echo 2)
+  objs="" pids="" running=0 failed=0
   for s in "$@"; do
     o=$cout/$(basename "$s" .cpp).o
     if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$newest" -nt "$o" ]; then
-      "$cc" $cflags $cincs -c "$s" -o "$o"
+      $cc $cflags $cincs -c "$s" -o "$o" &
+      pids="$pids $!" running=$((running + 1))
+      if [ "$running" -ge "$width" ]; then
+        for p in $pids; do wait "$p" || failed=1; done
+        pids="" running=0
+      fi
     fi
     objs="$objs $o"
   done
+  for p in $pids; do wait "$p" || failed=1; done
+  if [ "$failed" != 0 ]; then
+    echo "compile_objects: a source failed to compile (the compiler's message is above)"
+    exit 1
+  fi
 }
 
 fuzz_run_mode() {
