@@ -13,6 +13,7 @@
 #include <map>
 #include <tuple>
 
+#include "gpu/gpu_sysfs.hpp"
 #include "gpu/xid_catalogue.hpp"
 #include "gpu/xid_window.hpp"
 #include "pf/json_field.hpp"
@@ -39,7 +40,7 @@ class GpuXidProbe final : public Probe {
 
   Result run(const SystemView& sys, const ProbeOptions& opt) const override {
     Result r;
-    const bool driver = sys.exists("/sys/module/nvidia") || sys.exists("/proc/driver/nvidia/version");
+    const bool driver = readNvidiaModule(sys).loaded;
     const std::string path = sys.path("/dev/kmsg").string();
     addEvidence(r, "NVIDIA driver", driver ? "loaded" : "not loaded", "/sys/module/nvidia");
     if (!driver && !sys.isLive() && !sys.exists("/dev/kmsg")) {
