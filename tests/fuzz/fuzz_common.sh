@@ -7,7 +7,7 @@
 #   PF_FUZZ_FLAGS                      clang++ flags of every target: the project's warnings (not -Werror: clang's
 #                                      set differs from the gcc one CI enforces) and the sanitizers
 
-PF_FUZZ_FLAGS="-std=c++20 -O1 -g -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
+PF_FUZZ_FLAGS="-std=c++20 -O1 -gline-tables-only -Wall -Wextra -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 
 require_libfuzzer() {
   if [ -z "$1" ] || [ ! -x "$(command -v "$1" 2>/dev/null || echo /nonexistent)" ]; then
@@ -40,20 +40,39 @@ run_fuzzer() {
   exit $?
 }
 
-# compile_objects CXX "FLAGS" "INCLUDES" OUTDIR NEWEST_HEADER SOURCE...: one object per source, reused while it
-# is newer than its source and than NEWEST_HEADER (so repeated ctest runs do not recompile); sets $objs. Compiles
-# run nproc at a time, through ccache where it is installed: with ASan and libFuzzer the doctor's 55 sources took
-# about 600 s one after another on the 2-core CI machine, the test's whole limit once.
+# compile_objects CXX "FLAGS" "INCLUDES" OUTDIR NEWEST_HEADER SOURCE...: compiles the sources in groups of 16, in
+# the order given, each group one translation unit (OUTDIR/unity_K.cpp includes them), as the sanitizer
+# stage's unity build does: the shared headers (fmt, nlohmann/json) are parsed and their templates' code generated
+# once per group, not once per source, which is most of an instrumented compile's time. An object is reused while
+# it is newer than its group's sources and than NEWEST_HEADER, and its group still lists the same sources (so
+# repeated ctest runs do not recompile); sets $objs. Groups compile nproc at a time, through ccache where it is
+# installed. With one object per source, one after another, the doctor's 55 sources took about 600 s on the
+# 2-core CI machine, the test's whole limit once (docs/reliability.md, "CI's time").
 compile_objects() {
   cc=$1 cflags=$2 cincs=$3 cout=$4 newest=$5
   shift 5
-  command -v ccache >/dev/null 2>&1 && cc="ccache $cc"
+  # ccache's paths relative to the checkout (as ci/build.sh sets them), and the groups include their sources by
+  # relative paths, so another clone of the same sources hits the same entries.
+  if command -v ccache >/dev/null 2>&1; then
+    cc="ccache $cc"
+    export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(cd "$(dirname "$0")/../../.." && pwd)}" CCACHE_NOHASHDIR=1
+  fi
   width=$(nproc 2>/dev/null || echo 2)
-  objs="" pids="" running=0 failed=0
-  for s in "$@"; do
-    o=$cout/$(basename "$s" .cpp).o
-    if [ ! -f "$o" ] || [ "$s" -nt "$o" ] || [ "$newest" -nt "$o" ]; then
-      $cc $cflags $cincs -c "$s" -o "$o" &
+  objs="" pids="" running=0 failed=0 group=0
+  while [ $# -gt 0 ]; do
+    group=$((group + 1))
+    u=$cout/unity_$group.cpp o=$cout/unity_$group.o stale=0
+    : > "$u.new"
+    n=0
+    while [ $# -gt 0 ] && [ $n -lt 16 ]; do
+      printf '#include "%s"\n' "$(realpath --relative-to="$cout" "$1")" >> "$u.new"
+      [ -f "$o" ] && [ "$1" -nt "$o" ] && stale=1
+      n=$((n + 1))
+      shift
+    done
+    if cmp -s "$u.new" "$u"; then rm -f "$u.new"; else mv "$u.new" "$u"; stale=1; fi
+    if [ "$stale" = 1 ] || [ ! -f "$o" ] || [ "$newest" -nt "$o" ]; then
+      $cc $cflags $cincs -c "$u" -o "$o" &
       pids="$pids $!" running=$((running + 1))
       if [ "$running" -ge "$width" ]; then
         for p in $pids; do wait "$p" || failed=1; done
@@ -64,7 +83,7 @@ compile_objects() {
   done
   for p in $pids; do wait "$p" || failed=1; done
   if [ "$failed" != 0 ]; then
-    echo "compile_objects: a source failed to compile (the compiler's message is above)"
+    echo "compile_objects: a group of sources failed to compile (the compiler's message is above)"
     exit 1
   fi
 }

@@ -15,7 +15,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view s(reinterpret_cast<const char*>(data), size);
   try {
-    pf::doctor::Catalog c{pf::doctor::parseRulesFile("shm.json", s)};
+    pf::doctor::Catalog c{pf::doctor::parseRulesFile("shm.json", s), nullptr};  // no report memory: rules alone
     pf::doctor::Matcher m(c, pf::doctor::InfoExtractor::taps());
     pf::doctor::ScanResult r;
     m.scan(s, r);
