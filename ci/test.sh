@@ -25,8 +25,8 @@ bash ci/build.sh -DPF_WERROR=ON -DPF_BUILD_TESTS=ON -DPF_BUILD_BENCH=ON "${torch
 cd "${BUILD_DIR:-build}"
 ctest --output-on-failure -j "$(nproc)" --timeout 600 "$@"
 cd - >/dev/null
-# The same tests again on an AddressSanitizer + UBSan build (ci/sanitize.sh; a unity build: 11 minutes from clean on 2
-# cores, then about 15 minutes of tests, 2026-11-28).
+# The same tests again on an AddressSanitizer + UBSan build (ci/sanitize.sh; a unity build: 11-16 minutes from clean on
+# 2 cores, then about 24 minutes of tests, 2026-12-04; docs/reliability.md, "CI's time").
 bash ci/sanitize.sh
 # The README's first command, verbatim, in a fresh Debian 12 root (debootstrap): what a new user runs first must work
 # with only what it installs itself, which the steps above cannot show (they installed the test set first).
