@@ -323,5 +323,19 @@ TEST(DoctorReportedMessages, FabricPeerPathsLibraryVersionsAndApiUse) {
       "cuda.barrier-device-unknown");
 }
 
+// TensorFlow's op registry: a graph that names an NCCL op the running binary does not register (builds without
+// NCCL, or TensorFlow 1.x code whose tf.contrib NCCL ops were never imported).
+TEST(DoctorReportedMessages, ATensorFlowBinaryWithoutItsNcclOps) {
+  EXPECT_EQ(topRule("ValueError: Op type not registered 'NcclAllReduce' in binary running on node7. Make sure the Op "
+                    "and Kernel are registered in the binary running in this process.\n"),
+            "version-mismatch.tf-nccl-op-missing");
+  EXPECT_EQ(
+      topRule("tensorflow.python.framework.errors_impl.NotFoundError: No OpKernel was registered to support Op "
+              "'NcclAllReduce' used by {{node NcclAllReduce}} with these attrs: [reduction=\"sum\", T=DT_FLOAT]\n"),
+      "version-mismatch.tf-nccl-op-missing");
+  EXPECT_FALSE(test::diagnoses("ValueError: Op type not registered 'SentencepieceOp' in binary running on node7.\n",
+                               "version-mismatch.tf-nccl-op-missing"));
+}
+
 }  // namespace
 }  // namespace pf::doctor

@@ -122,5 +122,33 @@ TEST(DoctorTorchMessages, ATorchWithoutNcclIsNamedWhenALogCollectorWrapsTheMessa
             "version-mismatch.torch-backend-not-built");
 }
 
+// ProcessGroup's base class answers a collective its backend does not implement with "<ProcessGroup|Backend> <name>
+// does not support <op>" (c10d/ProcessGroup.hpp, Backend.hpp); older releases' string had no space after the name.
+// For the collectives libraries call (underscore and coalesced forms) on NCCL, that is a PyTorch older than the
+// library; a public collective the backend lacks is the program's choice, and gloo lacks some in every release.
+TEST(DoctorTorchMessages, ACollectiveTheNcclBackendLacksIsAVersionSkew) {
+  EXPECT_EQ(topRule("RuntimeError: ProcessGroup nccldoes not support _reduce_scatter_base\n"),
+            "version-mismatch.process-group-op-missing");
+  EXPECT_EQ(topRule("RuntimeError: Backend nccl does not support allgather_into_tensor_coalesced\n"),
+            "version-mismatch.process-group-op-missing");
+  EXPECT_FALSE(test::diagnoses("RuntimeError: Backend gloo does not support reduce_scatter\n",
+                               "version-mismatch.process-group-op-missing"));
+  EXPECT_EQ(topRule("RuntimeError: ProcessGroup nccl does not support gather\n"), "other.program-misuse");
+}
+
+// torch.distributed.launch passes --local_rank before PyTorch 2.0 and --local-rank since; torchrun passes neither.
+// A script that expects the other spelling stops in argparse on every rank, before any process group exists.
+TEST(DoctorTorchMessages, TheLauncherAndTheScriptSpellTheLocalRankDifferently) {
+  EXPECT_EQ(topRule("usage: train.py [-h] [--local_rank LOCAL_RANK]\n"
+                    "train.py: error: unrecognized arguments: --local-rank=1\n"),
+            "rendezvous.local-rank-argument");
+  EXPECT_EQ(topRule("usage: main.py [-h] --local_rank LOCAL_RANK\n"
+                    "main.py: error: the following arguments are required: --local_rank\n"),
+            "rendezvous.local-rank-argument");
+  // Another argument argparse does not know is the script's own business.
+  EXPECT_FALSE(
+      test::diagnoses("train.py: error: unrecognized arguments: --lr=0.1\n", "rendezvous.local-rank-argument"));
+}
+
 }  // namespace
 }  // namespace pf::doctor
