@@ -337,5 +337,21 @@ TEST(DoctorReportedMessages, ATensorFlowBinaryWithoutItsNcclOps) {
                                "version-mismatch.tf-nccl-op-missing"));
 }
 
+// NVSHMEM (under DeepEP): its transport initialisation names the transport that failed, and its initialisation
+// checks that the device library linked into the extension and the host library loaded are one release.
+TEST(DoctorReportedMessages, NvshmemTransportsAndItsTwoLibraries) {
+  EXPECT_EQ(topRule("/repo/nvshmem_src/src/host/transport/transport.cpp:nvshmemi_transport_init:275: init failed for "
+                    "transport: IBGDA\n"),
+            "ib-verbs.nvshmem-ibgda-init");
+  EXPECT_EQ(topRule("NVSHMEM device library version does not match with NVSHMEM host library version\n"
+                    "/sgl-workspace/nvshmem/src/device/init/init_device.cu:145: non-zero status: 1 "
+                    "nvshmem_internal_init_thread failed\n"),
+            "version-mismatch.nvshmem-device-host");
+  // DeepEP's Buffer asserts its rank layout (nodes of NUM_MAX_NVL_PEERS GPUs) before NVSHMEM is touched.
+  EXPECT_EQ(topRule("RuntimeError: Failed: Assertion error /home1/DeepEP/csrc/deep_ep.cpp:32 'num_ranks > "
+                    "NUM_MAX_NVL_PEERS or low_latency_mode'\n"),
+            "other.deepep-rank-layout");
+}
+
 }  // namespace
 }  // namespace pf::doctor

@@ -48,7 +48,11 @@ const TorchCase kTorchCases[] = {
     {"RuntimeError: ProcessGroupNCCL only supports send for NCCL lib version >= 2.7.0",
      "version-mismatch.nccl-too-old-for-torch"},
     {"RuntimeError: Distributed package doesn't have NCCL built in", "version-mismatch.torch-backend-not-built"},
+    // ProcessGroupNCCL's tensor check of PyTorch 1.x (DDP's first broadcast of a model still on the CPU).
+    {"RuntimeError: Only CUDA dense tensor is supported for NCCL collective operations", "cuda.cpu-tensor-to-nccl"},
     {"ValueError: trying to initialize the default process group twice!", "other.program-misuse"},
+    // The older wording of distributed_c10d.py's _check_default_pg (now "has not been initialized").
+    {"AssertionError: Default process group is not initialized", "other.program-misuse"},
     {"RuntimeError: Tensors must be non-overlapping and dense", "other.program-misuse"},
     {"RuntimeError: Cannot use ReduceOp.BAND with NCCL", "other.program-misuse"},
     {"torch.distributed.elastic.rendezvous.dynamic_rendezvous: The node 'n3_1234_0' has failed to send a keep-alive "
