@@ -353,5 +353,14 @@ TEST(DoctorReportedMessages, NvshmemTransportsAndItsTwoLibraries) {
             "other.deepep-rank-layout");
 }
 
+// XLA's fatal CHECKs in its GPU collectives code: a compiler or runtime bug, not the fabric.
+TEST(DoctorReportedMessages, AnXlaCheckInItsCollectivesCode) {
+  EXPECT_EQ(topRule("F0105 23:50:34.026692   34204 nccl_all_reduce_thunk.cc:175] Check failed: "
+                    "reduction_kind.has_value()\n*** Check failure stack trace: ***\n"),
+            "other.xla-collective-check");
+  EXPECT_FALSE(test::diagnoses("F0105 23:50:34.026692   34204 hlo_instruction.cc:175] Check failed: shape.IsArray()\n",
+                               "other.xla-collective-check"));
+}
+
 }  // namespace
 }  // namespace pf::doctor

@@ -48,6 +48,15 @@ const TorchCase kTorchCases[] = {
     {"RuntimeError: ProcessGroupNCCL only supports send for NCCL lib version >= 2.7.0",
      "version-mismatch.nccl-too-old-for-torch"},
     {"RuntimeError: Distributed package doesn't have NCCL built in", "version-mismatch.torch-backend-not-built"},
+    // PyTorch 0.4's THD backend, built without NCCL 2.
+    {"RuntimeError: the distributed NCCL backend is not available; try to recompile the THD package with CUDA and "
+     "NCCL 2+ support at torch/lib/THD/process_group/General.cpp:17",
+     "version-mismatch.torch-backend-not-built"},
+    // The caching allocator importing another process's expandable segment (CUDA IPC): no such syscall, or denied.
+    {"Exception: Call to collective_rpc method failed: The kernel on this machine does not support the pidfd_getfd "
+     "syscall needed to use IPC for CUDA tensors when expandable_segments:True is set.",
+     "resource-limits.cuda-ipc-pidfd"},
+    {"RuntimeError: pidfd_getfd: Operation not permitted", "resource-limits.cuda-ipc-pidfd"},
     // ProcessGroupNCCL's tensor check of PyTorch 1.x (DDP's first broadcast of a model still on the CPU).
     {"RuntimeError: Only CUDA dense tensor is supported for NCCL collective operations", "cuda.cpu-tensor-to-nccl"},
     {"ValueError: trying to initialize the default process group twice!", "other.program-misuse"},
