@@ -53,7 +53,7 @@ const WarnCase kWarnCases[] = {
     {"enqueue.cc", "Error : mixing different streams within a group call is not supported.", "other.program-misuse"},
     {"misc/argcheck.cc", "AllReduce : sendbuff allocated on device 0 mismatchs with NCCL device 3",
      "cuda.buffer-on-other-device"},
-    {"misc/argcheck.cc", "AllReduce : recvbuff 0x55d0c8a1e000 is not a valid pointer", "cuda.cpu-tensor-to-nccl"},
+    {"misc/argcheck.cc", "AllReduce : recvbuff 0x55d0c8a1e000 is not a valid pointer", "other.cpu-tensor-to-nccl"},
     {"misc/argcheck.cc", "Broadcast : invalid root 8 (root should be in the 0..7 range)", "other.program-misuse"},
     {"init.cc", "ncclConfig_t argument not initialized via NCCL_CONFIG_INITIALIZER", "other.program-misuse"},
     {"misc/argcheck.cc", "Error: corrupted comm object detected", "other.program-misuse"},

@@ -362,5 +362,26 @@ TEST(DoctorReportedMessages, AnXlaCheckInItsCollectivesCode) {
                                "other.xla-collective-check"));
 }
 
+// vLLM measures the free memory of its GPU at start-up; far less than the share it was asked to take means another
+// process holds that GPU (a second job, a leftover, or a container that sees GPUs it was not given).
+TEST(DoctorReportedMessages, VllmFindsItsGpuAlreadyHeld) {
+  EXPECT_EQ(topRule("ValueError: Free memory on device cuda:1 (7.16/79.18 GiB) on startup is less than desired GPU "
+                    "memory utilization (0.9, 71.26 GiB). Decrease GPU memory utilization or reduce GPU memory used "
+                    "by other processes.\n"),
+            "cuda.device-busy");
+}
+
+// Launchers' own checks before NCCL starts: Accelerate's for GPUs without peer access, Lightning's of the Slurm
+// task layout.
+TEST(DoctorReportedMessages, LauncherChecksBeforeNcclStarts) {
+  EXPECT_EQ(topRule("NotImplementedError: Using RTX 4000 series doesn't support faster communication broadband via P2P "
+                    "or IB. Please set `NCCL_P2P_DISABLE=\"1\"` and `NCCL_IB_DISABLE=\"1\" or use `accelerate launch` "
+                    "which will do this automatically.\n"),
+            "p2p.peer-access-unsupported");
+  EXPECT_EQ(topRule("RuntimeError: You set `--ntasks=200` in your SLURM bash script, but this variable is not "
+                    "supported. HINT: Use `--ntasks-per-node=200` instead.\n"),
+            "rendezvous.lightning-slurm-tasks");
+}
+
 }  // namespace
 }  // namespace pf::doctor

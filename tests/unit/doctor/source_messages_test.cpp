@@ -96,7 +96,7 @@ TEST(DoctorSourceMessages, CudaAndDriverMessages) {
   EXPECT_EQ(topRule("RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
                     "multiprocessing, you must use the 'spawn' start method\n"),
             "cuda.forked-cuda-init");
-  EXPECT_EQ(topRule("RuntimeError: Tensors must be CUDA and dense\n"), "cuda.cpu-tensor-to-nccl");
+  EXPECT_EQ(topRule("RuntimeError: Tensors must be CUDA and dense\n"), "other.cpu-tensor-to-nccl");
   EXPECT_EQ(topRule("n1:1:1 [0] NCCL WARN Cuda failure 'CUDA driver is a stub library'\n"), "cuda.stub-driver");
   // The runtimes' names for "no code for this GPU" (CUDA's cudaError_t, HIP's hipError_t 209 and 218, which
   // hipamd prints as "Cannot retrieve Static function, error: N").

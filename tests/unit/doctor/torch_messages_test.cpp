@@ -58,7 +58,7 @@ const TorchCase kTorchCases[] = {
      "resource-limits.cuda-ipc-pidfd"},
     {"RuntimeError: pidfd_getfd: Operation not permitted", "resource-limits.cuda-ipc-pidfd"},
     // ProcessGroupNCCL's tensor check of PyTorch 1.x (DDP's first broadcast of a model still on the CPU).
-    {"RuntimeError: Only CUDA dense tensor is supported for NCCL collective operations", "cuda.cpu-tensor-to-nccl"},
+    {"RuntimeError: Only CUDA dense tensor is supported for NCCL collective operations", "other.cpu-tensor-to-nccl"},
     {"ValueError: trying to initialize the default process group twice!", "other.program-misuse"},
     // The older wording of distributed_c10d.py's _check_default_pg (now "has not been initialized").
     {"AssertionError: Default process group is not initialized", "other.program-misuse"},
@@ -161,6 +161,44 @@ TEST(DoctorTorchMessages, TheLauncherAndTheScriptSpellTheLocalRankDifferently) {
   // Another argument argparse does not know is the script's own business.
   EXPECT_FALSE(
       test::diagnoses("train.py: error: unrecognized arguments: --lr=0.1\n", "rendezvous.local-rank-argument"));
+}
+
+// A script that reads the launcher's variables itself (os.environ['RANK']) fails with a KeyError when it was started
+// with plain python; another KeyError is the script's own.
+TEST(DoctorTorchMessages, AScriptThatReadsTheLauncherEnvironmentItself) {
+  EXPECT_EQ(topRule("  File \"basicsr/utils/dist_util.py\", line 22, in _init_dist_pytorch\n"
+                    "    rank = int(os.environ['RANK'])\nKeyError: 'RANK'\n"),
+            "rendezvous.env-not-set");
+  EXPECT_EQ(topRule("KeyError: 'LOCAL_RANK'\n"), "rendezvous.env-not-set");
+  EXPECT_FALSE(test::diagnoses("KeyError: 'RANKING'\n", "rendezvous.env-not-set"));
+  EXPECT_FALSE(test::diagnoses("KeyError: 'state_dict'\n", "rendezvous.env-not-set"));
+}
+
+// DistributedDataParallel keeps the model as .module and forwards no other attribute, so code that reads a model's
+// own field after wrapping works on one GPU and fails on several.
+TEST(DoctorTorchMessages, AModelAttributeReadThroughTheDdpWrapper) {
+  EXPECT_EQ(topRule("AttributeError: 'DistributedDataParallel' object has no attribute 'config'\n"),
+            "other.program-misuse");
+  EXPECT_FALSE(
+      test::diagnoses("AttributeError: 'NoneType' object has no attribute 'config'\n", "other.program-misuse"));
+}
+
+// Which builds lack what: a PyTorch with no distributed package at all (Windows before 1.7), and a group whose only
+// backend has no CUDA implementation (the program's choice, or a release that registered one wrongly).
+TEST(DoctorTorchMessages, ABuildWithoutDistributedAndAGroupWithoutCuda) {
+  EXPECT_EQ(topRule("    raise RuntimeError(\"PyTorch built without distributed support\")\n"
+                    "RuntimeError: PyTorch built without distributed support\n"),
+            "version-mismatch.torch-backend-not-built");
+  EXPECT_EQ(topRule("RuntimeError: No backend type associated with device type cuda\n"), "other.program-misuse");
+  EXPECT_EQ(topRule("RuntimeError: No backend type associated with device type cpu\n"), "other.cpu-tensor-to-nccl");
+}
+
+// torchelastic reports a worker's death by signal; SIGFPE is an integer division by zero (an empty tensor in gloo).
+TEST(DoctorTorchMessages, AWorkerKilledByAFloatingPointException) {
+  EXPECT_EQ(topRule("  exitcode  : -8 (pid: 98824)\n  error_file: <N/A>\n"
+                    "  traceback : Signal 8 (SIGFPE) received by PID 98824\n"),
+            "other.process-crashed");
+  EXPECT_FALSE(test::diagnoses("  exitcode  : -80 (pid: 98824)\n", "other.process-crashed"));
 }
 
 }  // namespace
