@@ -76,6 +76,27 @@ inline std::string topRule(const std::string& text) {
   return a.diagnoses.empty() ? "(none)" : a.diagnoses.front().rule->id;
 }
 
+/// Lines a program prints, each expected to reach `rule` first (the sweeps of programs' own messages).
+struct RuleLines {
+  const char* rule;
+  std::vector<std::string> lines;
+};
+
+/// "line -> the rule it reached" for every line of `table` whose first diagnosis is not its rule; `count` is set to
+/// the number of lines read, so a test also notices a table that lost lines.
+inline std::vector<std::string> linesMissingTheirRule(const std::vector<RuleLines>& table, int& count) {
+  std::vector<std::string> misses;
+  count = 0;
+  for (const auto& e : table) {
+    for (const auto& line : e.lines) {
+      ++count;
+      const std::string got = topRule(line + "\n");
+      if (got != e.rule) misses.push_back(line + " -> " + got + " (expected " + e.rule + ")");
+    }
+  }
+  return misses;
+}
+
 /// PyTorch's watchdog line for a collective that timed out on `rank`: the consequence most chains of events end in.
 inline std::string watchdogTimeoutLine(int rank = 0) {
   const std::string r = std::to_string(rank);
