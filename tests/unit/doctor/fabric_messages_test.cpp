@@ -134,7 +134,7 @@ const std::vector<test::RuleLines>& fabricMessages() {
         "[23456.000000] infiniband mlx5_0: ib_cm: Couldn't retrieve pkey for incoming request (port 1, pkey index 0). "
         "-22"}},
       {"ib-verbs.rdma-test-failed",
-       {"Failed to modify QP to RTS", "ibpanic: [12345] main: can't init UMAD library: No such file or directory",
+       {"Couldn't connect to remote QP", "ibpanic: [12345] main: can't init UMAD library: No such file or directory",
         "ibpanic: [12345] mad_rpc_open_port: can't init UMAD library: No such file or directory",
         "Requested QP size might be too big. Try reducing TX depth and/or inline size."}},
       {"network-interface.unreachable-or-refused",
@@ -296,6 +296,17 @@ TEST(DoctorFabricMessages, BothKernelWordingsOfAFatalPcieErrorAreRead) {
   EXPECT_EQ(topRule("[12345.678901] pcieport 0000:00:03.1: AER: PCIe Bus Error: severity=Uncorrectable (Fatal), "
                     "type=Transaction Layer, (Receiver ID)\n"),
             "other.pcie-fatal-error");
+}
+
+// perftest's and the pingpong examples' failed QP transitions are read by the rule NCCL's already reached: one line,
+// one cause.
+TEST(DoctorFabricMessages, AnRdmaTestsFailedTransitionIsReadByOneRule) {
+  for (const char* line :
+       {"Failed to modify QP to RTR", "Failed to modify QP to RTS", " Unable to Connect the HCA's through the link"}) {
+    const std::string log = std::string(line) + "\n";
+    EXPECT_EQ(topRule(log), "ib-verbs.modify-qp-gid") << line;
+    EXPECT_FALSE(test::diagnoses(log, "ib-verbs.rdma-test-failed")) << line;
+  }
 }
 
 }  // namespace
