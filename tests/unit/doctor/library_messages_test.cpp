@@ -121,5 +121,14 @@ TEST(DoctorLibraryMessages, AnExtensionThatFailedToBuildRanksAboveTheTimeoutItCa
   EXPECT_EQ(ids[0], "version-mismatch.extension-build-failed");
 }
 
+// Apex's build skips its NCCL allocator on an older NCCL and goes on; an extension that needs the newer NCCL to run is
+// still the cause.
+TEST(DoctorLibraryMessages, ABuildThatSkipsAnOptionalPartIsNoFailure) {
+  EXPECT_FALSE(test::diagnoses("UserWarning: Skip `--nccl_allocator` as it requires NCCL 2.19 or later, but 2.18\n",
+                               "version-mismatch.nccl-too-old-for-torch"));
+  EXPECT_EQ(topRule("RuntimeError: ncclMemAlloc requires NCCL 2.19 or later, but 2.18.5 was loaded\n"),
+            "version-mismatch.nccl-too-old-for-torch");
+}
+
 }  // namespace
 }  // namespace pf::doctor
