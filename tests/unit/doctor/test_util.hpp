@@ -4,6 +4,7 @@
 // Helpers shared by the doctor's tests: read a data file, analyse a string with the built-in catalog.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -82,11 +83,11 @@ struct RuleLines {
   std::vector<std::string> lines;
 };
 
-/// "line -> the rule it reached" for every line of `table` whose first diagnosis is not its rule; `count` is set to
-/// the number of lines read, so a test also notices a table that lost lines.
-inline std::vector<std::string> linesMissingTheirRule(const std::vector<RuleLines>& table, int& count) {
+/// Whether every line of `table` reaches its rule first, and the table holds `expectedLines` lines (so a test also
+/// notices a table that lost some); the failure lists each line with the rule it reached instead.
+inline ::testing::AssertionResult eachLineReachesItsRule(const std::vector<RuleLines>& table, int expectedLines) {
   std::vector<std::string> misses;
-  count = 0;
+  int count = 0;
   for (const auto& e : table) {
     for (const auto& line : e.lines) {
       ++count;
@@ -94,7 +95,9 @@ inline std::vector<std::string> linesMissingTheirRule(const std::vector<RuleLine
       if (got != e.rule) misses.push_back(line + " -> " + got + " (expected " + e.rule + ")");
     }
   }
-  return misses;
+  if (misses.empty() && count == expectedLines) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << count << " lines (expected " << expectedLines
+                                       << "); missing their rule: " << ::testing::PrintToString(misses);
 }
 
 /// PyTorch's watchdog line for a collective that timed out on `rank`: the consequence most chains of events end in.
