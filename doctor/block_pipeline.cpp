@@ -17,12 +17,13 @@
 namespace pf::doctor {
 namespace {
 
-// Workers: one per CPU this process may use, up to three (on a log of real start-up lines the consumer does about
-// 40% of the work, so two workers keep pace with it and a third is slack; more would wait). On two CPUs the two workers
-// share them with the consumer; a block read ahead then lets a worker that got a turn keep preparing while the consumer
-// waits for its CPU, so the slots are the workers' blocks, the one being consumed and four more: with only two more, a
-// 2-CPU VM sat idle about a tenth of the time (docs/performance.md, "doctor on real-shaped logs: workers"). Each slot
-// holds a block (4 MiB) and its prepared lines (about twice that), so more would only hold memory.
+// Workers: one per CPU this process may use besides the calling thread, up to three (on a log of real start-up
+// lines the consumer does about 40% of the work, so two workers keep pace with it and a third is slack; more would
+// wait). The calling thread prepares a block itself whenever the next one in order is not ready, so on two CPUs one
+// worker and the consumer share them with no third thread taking turns (docs/performance.md, "doctor on real-shaped
+// logs: the consumer prepares too"). The slots are the workers' blocks, the consumer's (the one it prepares or
+// consumes) and three more read ahead; with two fewer, two CPUs took 4% longer. Each holds a block (4 MiB) and its
+// prepared lines (about twice that), so more would only hold memory.
 constexpr std::size_t kMaxWorkers = 3, kSpareSlots = 4;
 
 struct Slot {
@@ -35,9 +36,10 @@ struct Slot {
 };
 
 // Workers read blocks in turn (the read, and any decompression, under one lock, which numbers them) and prepare
-// them side by side; the calling thread consumes them in number order. Every worker can prepare, so the CPU time
-// left over by the one serial part, the consumer, goes to preparing whichever block is next, with no fixed split
-// between a reading and a consuming side.
+// them side by side; the calling thread consumes them in number order, and prepares the next unread block itself
+// while the one it needs is not ready. Every thread can prepare, so the CPU time left over by the one serial part,
+// the consumer, goes to preparing whichever block is next, with no fixed split between a reading and a consuming
+// side.
 class Pipeline {
  public:
   Pipeline(ByteSource& src, std::size_t blockSize, const LogScanner& scan, std::size_t workers)
@@ -64,12 +66,21 @@ class Pipeline {
   void run(const std::function<void(std::string_view, const PreparedBlock&)>& consume) {
     for (std::size_t seq = 0;; ++seq) {
       Slot* slot = nullptr;
-      {
-        std::unique_lock lk(m_);
-        cv_.wait(lk, [&] { return (slot = readySlot(seq)) != nullptr || (ended_ && seq >= endSeq_); });
-        // The blocks read before a read error are consumed first, as a single thread would have.
-        if (!slot) break;
+      for (;;) {
+        Slot* spare = nullptr;
+        {
+          std::unique_lock lk(m_);
+          cv_.wait(lk, [&] {
+            if ((slot = readySlot(seq)) != nullptr || (ended_ && seq >= endSeq_)) return true;
+            return !ended_ && (spare = claimFreeSlot()) != nullptr;
+          });
+        }
+        if (slot || !spare) break;
+        // Block `seq` is still being prepared elsewhere (or not read yet): prepare the next unread one meanwhile.
+        if (!readAndPrepare(*spare)) continue;
       }
+      // The blocks read before a read error are consumed first, as a single thread would have.
+      if (!slot) break;
       if (slot->error) std::rethrow_exception(slot->error);
       consume(slot->text, slot->prep);
       {
@@ -88,56 +99,70 @@ class Pipeline {
     return nullptr;
   }
 
+  // Under m_: a free slot, marked busy, or null.
+  Slot* claimFreeSlot() {
+    for (auto& s : slots_)
+      if (s.state == Slot::kFree) {
+        s.state = Slot::kBusy;
+        return &s;
+      }
+    return nullptr;
+  }
+
+  // Reads the next block into `slot` (claimed busy) and prepares it; false when the input has ended (or its read
+  // failed), the slot freed again.
+  bool readAndPrepare(Slot& slot) {
+    bool more = false;
+    {
+      std::lock_guard rl(readM_);
+      try {
+        std::string_view block;
+        more = !ended_ && reader_.next(block, slot.buf);
+        if (more) {
+          slot.text = block;
+          slot.seq = nextSeq_++;
+        }
+      } catch (...) {
+        std::lock_guard lk(m_);
+        readError_ = std::current_exception();
+      }
+      if (!more) {
+        std::lock_guard lk(m_);
+        slot.state = Slot::kFree;
+        ended_ = true;
+        endSeq_ = nextSeq_;
+      }
+    }
+    if (!more) {
+      cv_.notify_all();
+      return false;
+    }
+    try {
+      scan_.prepare(slot.text, slot.prep);
+      slot.error = nullptr;
+    } catch (...) {
+      slot.error = std::current_exception();
+    }
+    {
+      std::lock_guard lk(m_);
+      slot.state = Slot::kReady;
+    }
+    cv_.notify_all();
+    return true;
+  }
+
   void work() {
     for (;;) {
       Slot* slot = nullptr;
       {
         std::unique_lock lk(m_);
-        cv_.wait(lk, [&] {
-          if (stop_ || ended_) return true;
-          for (auto& s : slots_)
-            if (s.state == Slot::kFree) return (slot = &s) != nullptr;
-          return false;
-        });
-        if (stop_ || ended_) return;
-        slot->state = Slot::kBusy;
-      }
-      bool more = false;
-      {
-        std::lock_guard rl(readM_);
-        try {
-          std::string_view block;
-          more = !ended_ && reader_.next(block, slot->buf);
-          if (more) {
-            slot->text = block;
-            slot->seq = nextSeq_++;
-          }
-        } catch (...) {
-          std::lock_guard lk(m_);
-          readError_ = std::current_exception();
-        }
-        if (!more) {
-          std::lock_guard lk(m_);
-          slot->state = Slot::kFree;
-          ended_ = true;
-          endSeq_ = nextSeq_;
+        cv_.wait(lk, [&] { return stop_ || ended_ || (slot = claimFreeSlot()) != nullptr; });
+        if (stop_ || ended_) {
+          if (slot) slot->state = Slot::kFree;
+          return;
         }
       }
-      if (!more) {
-        cv_.notify_all();
-        return;
-      }
-      try {
-        scan_.prepare(slot->text, slot->prep);
-        slot->error = nullptr;
-      } catch (...) {
-        slot->error = std::current_exception();
-      }
-      {
-        std::lock_guard lk(m_);
-        slot->state = Slot::kReady;
-      }
-      cv_.notify_all();
+      if (!readAndPrepare(*slot)) return;
     }
   }
 
@@ -166,7 +191,7 @@ bool readsAhead() { return cpusGiven() > 1; }
 void readPrepared(ByteSource& src, std::size_t blockSize, const LogScanner& scan,
                   const std::function<void(std::string_view, const PreparedBlock&)>& consume) {
   if (readsAhead()) {
-    const std::size_t workers = std::min(cpusGiven(), kMaxWorkers);
+    const std::size_t workers = std::min(cpusGiven() - 1, kMaxWorkers);
     std::unique_ptr<Pipeline> pipe;
     try {
       pipe = std::make_unique<Pipeline>(src, blockSize, scan, workers);

@@ -28,8 +28,10 @@ class JsonReporter final : public Reporter {
     out.snapshot(partial("partial: the run did not finish", ExitCode::kRuntime));
   }
 
-  void result(const Result& finished, Output&) override {
-    sofar_.results.push_back(finished);
+  void result(const Result& finished, Output& out) override {
+    // Only a document written to a file is ever written partial; on stdout the copy (thousands of rows for the
+    // doctor's processes) would go unused.
+    if (out.toFile()) sofar_.results.push_back(finished);
     running_.reset();
   }
 

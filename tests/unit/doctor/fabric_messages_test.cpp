@@ -43,13 +43,13 @@ const std::vector<test::RuleLines>& fabricMessages() {
         "WARNING: Could not find any nv libraries on this host!",
         "ERRO[0000] failed to generate CDI spec: no NVIDIA device nodes found"}},
       // A verbs transport's RC queue pair refused by an EFA adapter: Mooncake (development case a26-sglang24838) and
-      // Monarch's RDMA manager.
+      // Monarch's RDMA manager; rdma-core's efa provider (providers/efa/verbs.c) for a driver queue pair not SRD.
       {"efa-libfabric.rc-queue-pair-on-efa",
        {"E0509 12:00:00.000000 4711 rdma_endpoint.cpp:76] Failed to create QP: Operation not supported [95]",
-        "failed to create extended queue pair (QP): Operation not supported"}},
+        "failed to create extended queue pair (QP): Operation not supported",
+        "efa_0: efa_create_qp_ex:2059: Driver QP type must be SRD"}},
       {"efa-libfabric.efa-internal",
        {"efa_0: efa_alloc_context:109: Kernel does not support AH udata",
-        "efa_0: efa_create_qp_ex:2059: Driver QP type must be SRD",
         "[23456.000000] efa 0000:10:1c.0 efa_0: The device sent a completion but the driver didn't receive any MSI-X "
         "interrupt for admin cmd REG_MR(4) status 1 (ctx: 0x00000000a1b2c3d4, sq producer: 12, sq consumer: 11, cq "
         "consumer: 11)",
