@@ -9,6 +9,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -188,10 +189,13 @@ std::size_t cpusGiven() {
 
 bool readsAhead() { return cpusGiven() > 1; }
 
+std::size_t defaultWorkers() { return std::min(cpusGiven() - 1, kMaxWorkers); }
+
 void readPrepared(ByteSource& src, std::size_t blockSize, const LogScanner& scan,
-                  const std::function<void(std::string_view, const PreparedBlock&)>& consume) {
-  if (readsAhead()) {
-    const std::size_t workers = std::min(cpusGiven() - 1, kMaxWorkers);
+                  const std::function<void(std::string_view, const PreparedBlock&)>& consume,
+                  std::optional<std::size_t> workersAsked) {
+  const std::size_t workers = workersAsked.value_or(defaultWorkers());
+  if (workers > 0) {
     std::unique_ptr<Pipeline> pipe;
     try {
       pipe = std::make_unique<Pipeline>(src, blockSize, scan, workers);

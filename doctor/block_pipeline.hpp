@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string_view>
 
 #include "log_scanner.hpp"
@@ -25,8 +26,11 @@ namespace pf::doctor {
 /// stream) stops every thread and is rethrown here, after the blocks before it were consumed. Where this process may
 /// run on one CPU only (taskset, a one-core cgroup), it reads and prepares on the calling thread instead: another
 /// thread there would only take turns with it. So it does where no thread can be started.
+/// `workers`: the threads started besides the calling one (0: none); by default one per CPU given besides the
+/// calling thread, up to three (tests ask for more than the machine has, to run every thread's path).
 void readPrepared(ByteSource& src, std::size_t blockSize, const LogScanner& scan,
-                  const std::function<void(std::string_view, const PreparedBlock&)>& consume);
+                  const std::function<void(std::string_view, const PreparedBlock&)>& consume,
+                  std::optional<std::size_t> workers = std::nullopt);
 
 /// Whether readPrepared() uses worker threads in this process (more than one CPU in its affinity mask).
 bool readsAhead();

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -232,23 +233,32 @@ TEST(DoctorStream, ReadingAheadChangesNothing) {
   }
 }
 
+// As many workers as this machine's CPUs give, none, one, and three (more threads than a 2-CPU machine has, so the
+// blocks prepared by the calling thread and by several workers meet in one run).
+const std::optional<std::size_t> kWorkerCounts[] = {std::nullopt, 0, 1, 3};
+
 TEST(DoctorStream, ReadAheadBlocksComeInOrderWithTheirOwnScan) {
   const std::string log = dataLogs();
   LogScanner scan(test::catalog());
-  auto src = memorySource(log);
-  std::string joined;
-  std::size_t blocks = 0;
-  PreparedBlock own;
-  readPrepared(*src, 64, scan, [&](std::string_view block, const PreparedBlock& prep) {
-    joined += block;
-    ++blocks;
-    scan.prepare(block, own);  // what this thread finds in the same text, while the reader scans the next block
-    ASSERT_EQ(prep.scan.events, own.scan.events) << "block " << blocks;
-    EXPECT_EQ(prep.scan.markerLines, own.scan.markerLines);
-    EXPECT_EQ(prep.plain, own.plain);
-  });
-  EXPECT_EQ(joined, log);
-  EXPECT_GT(blocks, 10u);  // many blocks (a line longer than 64 bytes grows the buffer): every slot reused
+  for (const auto workers : kWorkerCounts) {
+    auto src = memorySource(log);
+    std::string joined;
+    std::size_t blocks = 0;
+    PreparedBlock own;
+    readPrepared(
+        *src, 64, scan,
+        [&](std::string_view block, const PreparedBlock& prep) {
+          joined += block;
+          ++blocks;
+          scan.prepare(block, own);  // what this thread finds in the same text, while others scan the next blocks
+          ASSERT_EQ(prep.scan.events, own.scan.events) << "block " << blocks;
+          EXPECT_EQ(prep.scan.markerLines, own.scan.markerLines);
+          EXPECT_EQ(prep.plain, own.plain);
+        },
+        workers);
+    EXPECT_EQ(joined, log) << "workers " << workers.value_or(99);
+    EXPECT_GT(blocks, 10u);  // many blocks (a line longer than 64 bytes grows the buffer): every slot reused
+  }
 }
 
 // Given one CPU (taskset, a one-core cpuset), a second thread would only take turns with the first: none is started.
@@ -290,31 +300,38 @@ TEST(DoctorStream, ReadErrorAfterTheBlocksReadBeforeIt) {
   std::string text;
   for (int i = 0; i < 100; ++i) text += "line " + std::to_string(i) + "\n";
   LogScanner scan(test::catalog());
-  FailingSource src(text, text.size() / 2);
-  std::string seen;
-  try {
-    readPrepared(src, 16, scan, [&](std::string_view block, const PreparedBlock&) { seen += block; });
-    ADD_FAILURE() << "no error";
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("cut.log.gz"), std::string::npos) << e.what();
+  for (const auto workers : kWorkerCounts) {
+    FailingSource src(text, text.size() / 2);
+    std::string seen;
+    try {
+      readPrepared(
+          src, 16, scan, [&](std::string_view block, const PreparedBlock&) { seen += block; }, workers);
+      ADD_FAILURE() << "no error";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("cut.log.gz"), std::string::npos) << e.what();
+    }
+    // Every whole line read before the failure was handed on, in order.
+    EXPECT_FALSE(seen.empty());
+    EXPECT_EQ(text.compare(0, seen.size(), seen), 0);
+    EXPECT_GE(seen.size() + 16, text.size() / 2) << "workers " << workers.value_or(99);
   }
-  // Every whole line read before the failure was handed on, in order.
-  EXPECT_FALSE(seen.empty());
-  EXPECT_EQ(text.compare(0, seen.size(), seen), 0);
-  EXPECT_GE(seen.size() + 16, text.size() / 2);
 }
 
 TEST(DoctorStream, AConsumerErrorStopsTheReader) {
   const std::string log = dataLogs();
   LogScanner scan(test::catalog());
-  auto src = memorySource(log);
-  std::size_t calls = 0;
-  EXPECT_THROW(readPrepared(*src, 64, scan,
-                            [&](std::string_view, const PreparedBlock&) {
-                              if (++calls == 3) throw std::runtime_error("consumer failed");
-                            }),
-               std::runtime_error);
-  EXPECT_EQ(calls, 3u);  // and the reading thread was joined: no more blocks, no crash at exit
+  for (const auto workers : kWorkerCounts) {
+    auto src = memorySource(log);
+    std::size_t calls = 0;
+    EXPECT_THROW(readPrepared(
+                     *src, 64, scan,
+                     [&](std::string_view, const PreparedBlock&) {
+                       if (++calls == 3) throw std::runtime_error("consumer failed");
+                     },
+                     workers),
+                 std::runtime_error);
+    EXPECT_EQ(calls, 3u);  // and the reading threads were joined: no more blocks, no crash at exit
+  }
 }
 
 TEST(DoctorStream, TapIndexesMatchTheExtractorsUse) {
