@@ -43,11 +43,14 @@ const std::vector<test::RuleLines>& fabricMessages() {
         "WARNING: Could not find any nv libraries on this host!",
         "ERRO[0000] failed to generate CDI spec: no NVIDIA device nodes found"}},
       // A verbs transport's RC queue pair refused by an EFA adapter: Mooncake (development case a26-sglang24838) and
-      // Monarch's RDMA manager; rdma-core's efa provider (providers/efa/verbs.c) for a driver queue pair not SRD.
+      // Monarch's RDMA manager; rdma-core's efa provider (providers/efa/verbs.c) for a driver queue pair not SRD;
+      // TensorPipe's shared receive queue (tensorpipe/common/ibv.h:172 is its create_srq check; development case
+      // a25-pt65022).
       {"efa-libfabric.rc-queue-pair-on-efa",
        {"E0509 12:00:00.000000 4711 rdma_endpoint.cpp:76] Failed to create QP: Operation not supported [95]",
         "failed to create extended queue pair (QP): Operation not supported",
-        "efa_0: efa_create_qp_ex:2059: Driver QP type must be SRD"}},
+        "efa_0: efa_create_qp_ex:2059: Driver QP type must be SRD",
+        "RuntimeError: In operator() at tensorpipe/common/ibv.h:172 \"\": Operation not supported"}},
       {"efa-libfabric.efa-internal",
        {"efa_0: efa_alloc_context:109: Kernel does not support AH udata",
         "[23456.000000] efa 0000:10:1c.0 efa_0: The device sent a completion but the driver didn't receive any MSI-X "
@@ -252,7 +255,7 @@ const std::vector<test::RuleLines>& fabricMessages() {
 }
 
 TEST(DoctorFabricMessages, EachFabricAndNodeMessageReachesTheRuleOfItsCause) {
-  EXPECT_TRUE(test::eachLineReachesItsRule(fabricMessages(), 141));
+  EXPECT_TRUE(test::eachLineReachesItsRule(fabricMessages(), 142));
 }
 
 // errno 11 is EAGAIN: a libfabric queue or endpoint, or a non-blocking socket, saying "try again" is not the thread
