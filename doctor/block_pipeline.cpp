@@ -158,10 +158,7 @@ class Pipeline {
       {
         std::unique_lock lk(m_);
         cv_.wait(lk, [&] { return stop_ || ended_ || (slot = claimFreeSlot()) != nullptr; });
-        if (stop_ || ended_) {
-          if (slot) slot->state = Slot::kFree;
-          return;
-        }
+        if (!slot) return;  // stopped, or the input ended
       }
       if (!readAndPrepare(*slot)) return;
     }
@@ -185,11 +182,11 @@ std::size_t cpusGiven() {
   return sched_getaffinity(0, sizeof set, &set) == 0 ? static_cast<std::size_t>(CPU_COUNT(&set)) : 1;
 }
 
+std::size_t defaultWorkers() { return std::min(cpusGiven() - 1, kMaxWorkers); }
+
 }  // namespace
 
-bool readsAhead() { return cpusGiven() > 1; }
-
-std::size_t defaultWorkers() { return std::min(cpusGiven() - 1, kMaxWorkers); }
+bool readsAhead() { return defaultWorkers() > 0; }
 
 void readPrepared(ByteSource& src, std::size_t blockSize, const LogScanner& scan,
                   const std::function<void(std::string_view, const PreparedBlock&)>& consume,
