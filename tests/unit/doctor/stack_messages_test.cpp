@@ -142,7 +142,15 @@ const std::vector<test::RuleLines>& stackMessages() {
       {"efa-libfabric.net-plugin-load-failed",
        {"2026-08-22 10:11:12 NIXL ERROR _api.py:240 No plugins available, cannot start transfers!",
         "E0822 10:11:12.123456 4242 nixl_plugin_manager.cpp:440] Plugin directory does not exist or is not readable:",
-        "RuntimeError: No plugins available for NIXL, cannot start transfers!"}},
+        "RuntimeError: No plugins available for NIXL, cannot start transfers!",
+        "E0822 10:11:12.123456 4242 nixl_agent.cpp:279] getPluginParams: backend 'UCX' not found"}},
+      // NIXL's UCX backend on a UCX without its CUDA memory domain (nixl src/plugins/ucx/ucx_utils.cpp; development
+      // cases a25-trtllm18373 and a25-nixl1628).
+      {"efa-libfabric.ucx-without-cuda-transports",
+       {"W0822 10:11:12.123456 4242 ucx_utils.cpp:713] 4 NVIDIA GPU(s) were detected, but UCX CUDA support was not "
+        "found! GPU memory is not supported.",
+        "E0822 10:11:12.123456 4242 ucx_utils.cpp:661] VRAM memory is detected as host by UCX. UCX is likely not "
+        "configured with CUDA/ROCm support. VRAM registration cannot proceed."}},
       {"network-interface.remote-exited-or-network",
        {"An MPI communication peer process has unexpectedly disconnected.  This"}},
       {"network-interface.ompi-tcp-connect",
@@ -283,7 +291,7 @@ const std::vector<test::RuleLines>& stackMessages() {
 }
 
 TEST(DoctorStackMessages, EachStackMessageReachesTheRuleOfItsCause) {
-  EXPECT_TRUE(test::eachLineReachesItsRule(stackMessages(), 153));
+  EXPECT_TRUE(test::eachLineReachesItsRule(stackMessages(), 156));
 }
 
 // libuv's store retries an IPv6 bind on IPv4 and goes on: no port conflict unless the IPv4 bind fails too.
