@@ -201,5 +201,54 @@ TEST(DoctorTorchMessages, AWorkerKilledByAFloatingPointException) {
   EXPECT_FALSE(test::diagnoses("  exitcode  : -80 (pid: 98824)\n", "other.process-crashed"));
 }
 
+// The first collective of a process group (sequence number 1) that never finished, and is no barrier: every rank was
+// there, so the transfer itself hung (development cases a27-tistory9566 and a21-onlinerlhf22: peer-to-peer between
+// PCIe GPUs). A barrier's one-element all-reduce keeps its own rule; NET/ lines (a multi-node job) and a later
+// sequence number name no peer path.
+TEST(DoctorTorchMessages, AFirstCollectiveThatNeverFinishedPointsAtTheGpuPath) {
+  const std::string first =
+      "[rank1]:[E1105 09:12:44.120 ProcessGroupNCCL.cpp:632] [Rank 1] Watchdog caught collective operation timeout: "
+      "WorkNCCL(SeqNum=1, OpType=BROADCAST, NumelIn=23592960, NumelOut=23592960, Timeout(ms)=600000) ran for 600081 "
+      "milliseconds before timing out.\n";
+  const Analysis a = test::analyzeText(first);
+  ASSERT_GE(a.diagnoses.size(), 2u);
+  EXPECT_EQ(a.diagnoses[0].rule->id, "p2p.first-collective-never-completed");
+  EXPECT_EQ(a.diagnoses[1].rule->id, "timeout-hang.watchdog-timeout");
+  // A blog's two-line form: the timeout on one line, the work on the next.
+  EXPECT_EQ(topRule("Watchdog caught collective operation timeout:\nWorkNCCL(SeqNum=1, OpType=ALLREDUCE)\n"),
+            "p2p.first-collective-never-completed");
+  // A first one-element all-gather is no barrier.
+  const std::string gather =
+      "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+      "OpType=ALLGATHER, NumelIn=1, NumelOut=3, Timeout(ms)=1800000) ran for 1800005 milliseconds before timing out.\n";
+  EXPECT_EQ(topRule(gather), "p2p.first-collective-never-completed");
+  EXPECT_FALSE(test::diagnoses(gather, "cuda.first-barrier-timeout"));
+  const std::string barrier =
+      "[E ProcessGroupNCCL.cpp:475] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+      "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800005 milliseconds before timing out.\n";
+  EXPECT_FALSE(test::diagnoses(barrier, "p2p.first-collective-never-completed"));
+  EXPECT_TRUE(test::diagnoses(barrier, "cuda.first-barrier-timeout"));
+  EXPECT_FALSE(test::diagnoses("node-a:2:40 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0\n" + first,
+                               "p2p.first-collective-never-completed"));
+  std::string later = first;
+  later.replace(later.find("SeqNum=1,"), 9, "SeqNum=12,");
+  EXPECT_FALSE(test::diagnoses(later, "p2p.first-collective-never-completed"));
+}
+
+// Development cases of the twenty-seventh batch: TensorPipe's RPC agent failing in cuInit (PyTorch 1.8.0 loading the
+// stub driver, a27-pt52137; no visible GPU before TensorPipe handled it, a27-pt60578), and apex calling a
+// torch.distributed function with an argument the installed PyTorch did not take yet (a27-apex115).
+TEST(DoctorTorchMessages, RpcDriverInitAndACallerNewerThanTorch) {
+  EXPECT_EQ(
+      topRule("RuntimeError: In create at tensorpipe/common/cuda_lib.h:117 \"lib.init(0)(100) CUDA_ERROR_NO_DEVICE "
+              "(no CUDA-capable device is detected)\"\n"),
+      "other.tensorpipe-cuda-driver-init");
+  EXPECT_EQ(topRule("In create at /pytorch/third_party/tensorpipe/tensorpipe/common/cuda_lib.h:105 \"res != "
+                    "CUDA_SUCCESS\"\n"),
+            "other.tensorpipe-cuda-driver-init");
+  EXPECT_EQ(topRule("TypeError: get_world_size() takes 0 positional arguments but 1 was given\n"),
+            "version-mismatch.python-api-skew");
+}
+
 }  // namespace
 }  // namespace pf::doctor
