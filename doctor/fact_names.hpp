@@ -24,6 +24,7 @@ inline constexpr char kP2pTestStalled[] = "p2p_test_stalled";
 inline constexpr char kCollectiveArgsDiffer[] = "collective_args_differ";
 inline constexpr char kSingleNodeP2p[] = "single_node_p2p";
 inline constexpr char kIbLinkLayer[] = "ib_link_layer";
+inline constexpr char kNetworkTransportSeen[] = "network_transport_seen";
 
 /// Every fact above; `nccl_in FROM BELOW` ranges (nccl_versions.hpp) are the only other names a rule may use.
 /// (Sized by its initialisers: with a written size, one too many would add an empty name.)
@@ -39,7 +40,8 @@ inline constexpr std::string_view kAll[] = {kNcclVersionsDiffer,
                                             kP2pTestStalled,
                                             kCollectiveArgsDiffer,
                                             kSingleNodeP2p,
-                                            kIbLinkLayer};
+                                            kIbLinkLayer,
+                                            kNetworkTransportSeen};
 
 inline bool known(std::string_view name) {
   for (std::string_view f : kAll)

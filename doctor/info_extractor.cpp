@@ -22,6 +22,11 @@ bool isBlank(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t' || c == '\r'; });
 }
 
+// A transport between nodes: NET/IB/0, NET/Socket/1, NET/OFI, COLLNET (CollNet in some releases).
+bool isNetworkTransport(std::string_view name) {
+  return name.starts_with("NET") || name.starts_with("COLLNET") || name.starts_with("CollNet");
+}
+
 }  // namespace
 
 // The order is relied upon: classify() names taps by index (hasTap), and normalizer_test checks those indexes.
@@ -206,6 +211,10 @@ void InfoExtractor::apply(const NormView& l, const InfoLine& c, LineEvidence& ev
       break;
     case InfoLine::kBootstrap:
     case InfoLine::kSocket:
+      if (c.kind == InfoLine::kSocket && !sawSocketList_) {
+        sawSocketList_ = true;
+        socketListEvidence_ = ev.get();
+      }
       if (isBlank(part)) {
         pendingIfs_ = {true, c.kind == InfoLine::kBootstrap ? 1 : 2, who, ev.get(), {}};
         break;
@@ -257,6 +266,9 @@ void InfoExtractor::finish() {
   if (pendingIfs_.active) finishPendingInterfaces();
   fillProcessLists();
   deriveSingleNodeP2p();
+  for (const auto& tc : transportCounts_)
+    if (isNetworkTransport(tc.name)) facts_[fact::kNetworkTransportSeen].push_back(tc.first);
+  if (sawSocketList_) facts_[fact::kNetworkTransportSeen].push_back(socketListEvidence_);
   if (!ibLinkEvidence_.empty() && !sawRoce_) facts_[fact::kIbLinkLayer] = ibLinkEvidence_;
   for (const auto& tc : transportCounts_) transports_[tc.name] += tc.lines;
   transportCounts_.clear();
@@ -310,7 +322,7 @@ void InfoExtractor::deriveSingleNodeP2p() {
   const Evidence* p2p = nullptr;
   for (const auto& tc : transportCounts_) {
     const std::string_view name = tc.name;
-    if (name.starts_with("NET") || name.starts_with("COLLNET") || name.starts_with("CollNet")) return;
+    if (isNetworkTransport(name)) return;
     if (!p2p && name.starts_with("P2P")) p2p = &tc.first;
   }
   if (!p2p) return;

@@ -15,6 +15,9 @@
 //                               a single-node job whose GPUs talk directly (where ACS and the IOMMU bite)
 //   ib_link_layer               "NET/IB : Using" lists HCA ports of the InfiniBand link layer ("mlx5_0:1/IB")
 //                               and none of RoCE's anywhere in the log
+//   network_transport_seen      a connection "via NET/..." (or CollNet) or a "NET/Socket : Using" list: NCCL's
+//                               network transport in this log (a fact, not a literal: every rank prints such lines
+//                               at every init, and a literal's hits on them cost the scan)
 // Formats handled are those of nccl_info_startup_examples.txt (NCCL 2.4 "Ring" lines through 2.19+).
 #pragma once
 
@@ -235,6 +238,8 @@ class InfoExtractor {
   // ib_link_layer: the first "NET/IB : Using" line with an /IB port, and whether any listed a /RoCE one.
   std::vector<Evidence> ibLinkEvidence_;
   bool sawRoce_ = false;
+  Evidence socketListEvidence_;  // the first "NET/Socket : Using" line (network_transport_seen)
+  bool sawSocketList_ = false;
   NcclTestsOutput ncclTests_;
   CollectiveCalls calls_;
   P2pSampleOutput p2pSample_;

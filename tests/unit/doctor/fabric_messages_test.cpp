@@ -148,11 +148,12 @@ const std::vector<test::RuleLines>& fabricMessages() {
       {"network-interface.unreachable-or-refused",
        {"libfabric:48213:1718000000::tcp:ep_ctrl:xnet_get_conn():374<warn> warn: peer 10.0.0.12:45123 is behind "
         "firewall",
-        "[proxy:0:1@node02] HYDU_sock_connect (lib/utils/sock.c:145): unable to connect from \"node02\" to \"node01\" "
+        "MPID_nem_tcp_connpoll(...): Unable to establish connection to rank 5"}},
+      {"network-interface.hydra-proxy-cannot-connect",
+       {"[proxy:0:1@node02] HYDU_sock_connect (lib/utils/sock.c:145): unable to connect from \"node02\" to \"node01\" "
         "(Connection refused)",
         "[proxy:0:1@node02] main (proxy/pmip.c:103): unable to connect to server node01 at port 36917 (check for "
-        "firewalls!)",
-        "MPID_nem_tcp_connpoll(...): Unable to establish connection to rank 5"}},
+        "firewalls!)"}},
       {"other.mismatched-collective",
        {"MPIR_Bcast_intra_binomial(104): message sizes do not match across processes in the collective routine: "
         "Received 4096 but expected 8192"}},

@@ -228,8 +228,17 @@ TEST(DoctorTorchMessages, AFirstCollectiveThatNeverFinishedPointsAtTheGpuPath) {
       "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800005 milliseconds before timing out.\n";
   EXPECT_FALSE(test::diagnoses(barrier, "p2p.first-collective-never-completed"));
   EXPECT_TRUE(test::diagnoses(barrier, "cuda.first-barrier-timeout"));
-  EXPECT_FALSE(test::diagnoses("node-a:2:40 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0\n" + first,
-                               "p2p.first-collective-never-completed"));
+  // NCCL's network transport in the log, read by the INFO extractor (a connection, the socket interface list) or a
+  // network warning: the fact and the literals the rule's "unless" names.
+  for (const char* net : {"node-a:2:40 [0] NCCL INFO Channel 00/0 : 0[0] -> 8[0] [send] via NET/IB/0\n",
+                          "node-a:2:40 [0] NCCL INFO Channel 01/0 : 3[3] -> 11[3] [receive] via NET/Socket/1\n",
+                          "node-a:2:2 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.7<0>\n",
+                          "node-a:2:44 [0] NCCL WARN NET/Socket : message truncated : receiving 1024 bytes instead "
+                          "of 8\n"})
+    EXPECT_FALSE(test::diagnoses(net + first, "p2p.first-collective-never-completed")) << net;
+  // Connections inside the node only: the rule still holds (after the single-node hang that P2P lines name).
+  EXPECT_TRUE(test::diagnoses("node-a:2:40 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n" + first,
+                              "p2p.first-collective-never-completed"));
   std::string later = first;
   later.replace(later.find("SeqNum=1,"), 9, "SeqNum=12,");
   EXPECT_FALSE(test::diagnoses(later, "p2p.first-collective-never-completed"));
