@@ -211,10 +211,7 @@ void InfoExtractor::apply(const NormView& l, const InfoLine& c, LineEvidence& ev
       break;
     case InfoLine::kBootstrap:
     case InfoLine::kSocket:
-      if (c.kind == InfoLine::kSocket && !sawSocketList_) {
-        sawSocketList_ = true;
-        socketListEvidence_ = ev.get();
-      }
+      if (c.kind == InfoLine::kSocket && !socketList_) socketList_ = ev.get();
       if (isBlank(part)) {
         pendingIfs_ = {true, c.kind == InfoLine::kBootstrap ? 1 : 2, who, ev.get(), {}};
         break;
@@ -268,7 +265,7 @@ void InfoExtractor::finish() {
   deriveSingleNodeP2p();
   for (const auto& tc : transportCounts_)
     if (isNetworkTransport(tc.name)) facts_[fact::kNetworkTransportSeen].push_back(tc.first);
-  if (sawSocketList_) facts_[fact::kNetworkTransportSeen].push_back(socketListEvidence_);
+  if (socketList_) facts_[fact::kNetworkTransportSeen].push_back(*socketList_);
   if (!ibLinkEvidence_.empty() && !sawRoce_) facts_[fact::kIbLinkLayer] = ibLinkEvidence_;
   for (const auto& tc : transportCounts_) transports_[tc.name] += tc.lines;
   transportCounts_.clear();

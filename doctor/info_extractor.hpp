@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -238,8 +239,7 @@ class InfoExtractor {
   // ib_link_layer: the first "NET/IB : Using" line with an /IB port, and whether any listed a /RoCE one.
   std::vector<Evidence> ibLinkEvidence_;
   bool sawRoce_ = false;
-  Evidence socketListEvidence_;  // the first "NET/Socket : Using" line (network_transport_seen)
-  bool sawSocketList_ = false;
+  std::optional<Evidence> socketList_;  // the first "NET/Socket : Using" line (network_transport_seen)
   NcclTestsOutput ncclTests_;
   CollectiveCalls calls_;
   P2pSampleOutput p2pSample_;
