@@ -25,6 +25,7 @@ inline constexpr char kCollectiveArgsDiffer[] = "collective_args_differ";
 inline constexpr char kSingleNodeP2p[] = "single_node_p2p";
 inline constexpr char kIbLinkLayer[] = "ib_link_layer";
 inline constexpr char kNetworkTransportSeen[] = "network_transport_seen";
+inline constexpr char kIbNoDevice[] = "ib_no_device";
 
 /// Every fact above; `nccl_in FROM BELOW` ranges (nccl_versions.hpp) are the only other names a rule may use.
 /// (Sized by its initialisers: with a written size, one too many would add an empty name.)
@@ -41,7 +42,8 @@ inline constexpr std::string_view kAll[] = {kNcclVersionsDiffer,
                                             kCollectiveArgsDiffer,
                                             kSingleNodeP2p,
                                             kIbLinkLayer,
-                                            kNetworkTransportSeen};
+                                            kNetworkTransportSeen,
+                                            kIbNoDevice};
 
 inline bool known(std::string_view name) {
   for (std::string_view f : kAll)

@@ -220,9 +220,11 @@ void InfoExtractor::apply(const NormView& l, const InfoLine& c, LineEvidence& ev
       break;
     case InfoLine::kIbUsing: noteHcas(who, part, c.hash, ev); break;
     case InfoLine::kIbNoDevice:
+      // A fact, not a rule literal: every process of a job without IB prints this at every init.
       if (!recentOf(who).ibNoDevice) {
         recentOf(who).ibNoDevice = true;
         p().ibNoDevice = true;
+        addFact(fact::kIbNoDevice, ev);
       }
       break;
     case InfoLine::kIbOpenFailed:
