@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "test_util.hpp"
 
@@ -179,9 +180,11 @@ TEST(DoctorReportedMessages, HardwareDriversAndFabricTools) {
   EXPECT_EQ(topRule("| Warning | GPU 0's NvLink link 0 is currently down |\n"), "p2p.nvlink-inactive");
   EXPECT_EQ(topRule("Running one_to_all_read_sm.\n Invalid value when checking the pattern at <0x7fac6200e480>\n"),
             "p2p.sample-verification-failed");
-  EXPECT_EQ(topRule("modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n[Tue Sep  8 17:16:02 2026] "
-                    "nvidia_peermem: disagrees about version of symbol ib_register_peer_memory_client\n"),
-            "ib-verbs.gdr-disabled");
+  // The symbol-version clash names why the module did not load; GPUDirect RDMA being off follows from it (next).
+  EXPECT_EQ(rankedRuleIds("modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n[Tue Sep  8 17:16:02 "
+                          "2026] nvidia_peermem: disagrees about version of symbol ib_register_peer_memory_client\n"),
+            (std::vector<std::string>{"version-mismatch.peer-memory-module-symbols", "ib-verbs.gdr-disabled"}));
+  EXPECT_EQ(topRule("modprobe: ERROR: could not insert 'nvidia_peermem': Invalid argument\n"), "ib-verbs.gdr-disabled");
   EXPECT_EQ(topRule("GDRCOPY library \"libgdrapi.so\" unable to open GDR driver, is gdrdrv.ko loaded?\n"),
             "ib-verbs.gdrcopy-failed");
   EXPECT_EQ(topRule("[14280.445226] mlx5_core 0000:61:00.0: wait_func:1132:(pid 141181): CREATE_DCT(0x710) timeout. "
