@@ -68,6 +68,12 @@ TEST(DoctorJobStackMessages, EachMessageReachesTheRuleOfItsCause) {
   EXPECT_TRUE(test::eachLineReachesItsRule(jobStackMessages(), 18));
 }
 
+// The driver's own nvidia_peermem, which replaced nv_peer_mem, prints the same clash under its own name.
+TEST(DoctorJobStackMessages, TheDriversPeermemModuleClashesTheSameWay) {
+  EXPECT_EQ(topRule("[  366.264584] nvidia_peermem: disagrees about version of symbol nvidia_p2p_get_pages\n"),
+            "version-mismatch.peer-memory-module-symbols");
+}
+
 // The module's build stops in modpost; the same parse error of another module is not the peer-memory module's.
 TEST(DoctorJobStackMessages, ASymbolFileParseErrorNamesThePeerMemoryModuleOnlyWhenItIsBuilt) {
   const std::string modpost = "FATAL: parse error in symbol dump file\n";
