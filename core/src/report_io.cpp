@@ -75,6 +75,25 @@ bool writeUnnamedThenLink(const std::filesystem::path& dir, const std::string& n
   return false;
 }
 
+// A device, a FIFO or a socket that already exists (`--json /dev/null`, `/dev/stdout`, a named pipe a collector
+// reads) is written in place: renaming a temporary over it would replace the node itself, and as root /dev/null
+// would become a plain file that every later `>/dev/null` on the machine appends to. stat() follows the symlink of
+// /dev/stdout to the pipe or terminal behind it.
+bool isSpecialFile(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+void writeInPlace(const std::string& path, const std::string& content) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  const int openErr = errno;
+  if (fd < 0) throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(openErr)));
+  const bool wrote = writeAll(fd, content);
+  const int err = errno;
+  ::close(fd);
+  if (!wrote) throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(err)));
+}
+
 // `--output cmp/report.md` makes `cmp/`, as `mkdir -p` would, for every command and output (a report's
 // folder is often new). A parent that is a file, or one that cannot be made, is the user's to change.
 void makeParentDirectories(const std::filesystem::path& dir, const std::string& path) {
@@ -91,6 +110,10 @@ void makeParentDirectories(const std::filesystem::path& dir, const std::string& 
 void writeFileAtomic(const std::string& path, const std::string& content) {
   if (path == "-") {
     std::cout << content << std::flush;
+    return;
+  }
+  if (isSpecialFile(path)) {
+    writeInPlace(path, content);
     return;
   }
   namespace fs = std::filesystem;
@@ -120,6 +143,11 @@ void writeFileAtomic(const std::string& path, const std::string& content) {
 
 void checkWritable(const std::string& path) {
   if (path.empty() || path == "-") return;
+  if (isSpecialFile(path)) {
+    if (::access(path.c_str(), W_OK) != 0)
+      throw UsageError(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+    return;
+  }
   namespace fs = std::filesystem;
   fs::path dir = fs::path(path).parent_path();
   if (dir.empty()) dir = ".";

@@ -2,9 +2,13 @@
 #include "pf/report_io.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
 
 #include "pf/error.hpp"
 
@@ -31,6 +35,29 @@ TEST_F(ReportIo, WritesAtomicallyAndReadsBack) {
   EXPECT_EQ(readReport(path).context.command, "sweep");
   // Only the document itself: the temporary file was renamed away.
   EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 1);
+}
+
+// `--json /dev/null` as root once turned /dev/null into a plain file: the temporary was renamed over the device.
+// A FIFO stands in for it here (a test must not risk the machine's /dev/null): it stays a FIFO, through a symlink
+// too (as /dev/stdout is one), and its reader gets the document.
+TEST_F(ReportIo, ASpecialFileIsWrittenInPlaceNotReplaced) {
+  const fs::path fifo = dir_ / "collector.fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_symlink(fifo, dir_ / "link");
+  for (const fs::path& target : {fifo, dir_ / "link"}) {
+    std::string got;
+    std::thread reader([&] {
+      std::ifstream in(fifo);
+      got.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    });
+    checkWritable(target.string());
+    writeFileAtomic(target.string(), "{}\n");
+    reader.join();
+    EXPECT_EQ(got, "{}\n") << target;
+    EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo))) << target;
+  }
+  EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir_ / "link")));
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator{}), 2);  // no temporary left
 }
 
 TEST_F(ReportIo, MissingDirectoriesAreCreated) {
