@@ -77,7 +77,7 @@ bool writeUnnamedThenLink(const std::filesystem::path& dir, const std::string& n
 
 // A device, a FIFO or a socket that already exists (`--json /dev/null`, `/dev/stdout`, a named pipe a collector
 // reads) is written in place: renaming a temporary over it would replace the node itself, and as root /dev/null
-// would become a plain file that every later `>/dev/null` on the machine appends to. stat() follows the symlink of
+// would become a plain file that every later `>/dev/null` on the machine writes into. stat() follows the symlink of
 // /dev/stdout to the pipe or terminal behind it.
 bool isSpecialFile(const std::string& path) {
   struct stat st {};
